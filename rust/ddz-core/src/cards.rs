@@ -1,0 +1,248 @@
+//! Cards as count vectors: one `u8` per rank `3 4 5 6 7 8 9 T J Q K A 2 X D L`.
+
+use std::fmt;
+use std::ops::{Add, Sub};
+
+/// Number of slots in a count vector.
+pub const SLOTS: usize = 16;
+/// Slot of the `2`, the highest ordinary rank.
+pub const TWO: usize = 12;
+/// Slot of the small joker.
+pub const SMALL_JOKER: usize = 13;
+/// Slot of the big joker.
+pub const BIG_JOKER: usize = 14;
+/// Slot of the laizi (wild card).
+pub const LAIZI: usize = 15;
+/// Canonical symbol of each slot.
+pub const SYMBOLS: [char; SLOTS] = [
+    '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A', '2', 'X', 'D', 'L',
+];
+
+/// Canonical symbol of a rank slot.
+pub fn symbol(rank: usize) -> char {
+    SYMBOLS[rank]
+}
+
+/// A multiset of cards: how many of each rank. Suits are not part of it.
+///
+/// Aligned to 16 bytes so that a count vector moves as one SIMD register.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[repr(C, align(16))]
+pub struct Cards(pub [u8; SLOTS]);
+
+impl Cards {
+    pub const EMPTY: Cards = Cards([0; SLOTS]);
+
+    pub fn from_counts(counts: [u8; SLOTS]) -> Cards {
+        Cards(counts)
+    }
+
+    /// Cards holding `n` copies of one rank.
+    pub fn of(rank: usize, n: u8) -> Cards {
+        let mut c = Cards::EMPTY;
+        c.0[rank] = n;
+        c
+    }
+
+    /// These cards plus `n` of `rank`, computed in registers (a byte store
+    /// followed by a 16-byte load would stall store forwarding).
+    #[inline]
+    pub fn plus(self, rank: usize, n: u8) -> Cards {
+        let v = u128::from_le_bytes(self.0) + ((n as u128) << (8 * rank));
+        Cards(v.to_le_bytes())
+    }
+
+    #[inline]
+    pub fn get(&self, rank: usize) -> u8 {
+        self.0[rank]
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|&n| n as usize).sum()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; SLOTS]
+    }
+
+    /// True when every count of `other` fits in `self`.
+    #[inline]
+    pub fn contains(&self, other: &Cards) -> bool {
+        self.0.iter().zip(other.0.iter()).all(|(a, b)| a >= b)
+    }
+
+    /// Bit `r` set when rank `r` holds at least `n` cards.
+    #[inline]
+    pub fn mask_at_least(&self, n: u8) -> u32 {
+        let mut m = 0u32;
+        for (r, &c) in self.0.iter().enumerate() {
+            m |= ((c >= n) as u32) << r;
+        }
+        m
+    }
+
+    /// Number of distinct ranks present.
+    pub fn distinct(&self) -> usize {
+        self.0.iter().filter(|&&n| n > 0).count()
+    }
+
+    /// Ranks present, lowest first, each repeated by its count.
+    pub fn ranks(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .flat_map(|(r, &n)| std::iter::repeat_n(r, n as usize))
+    }
+
+    /// Parse card text (RULES §1): ranks `3..9 T J Q K A 2`, `10`, lower-case
+    /// letters, jokers `X` (also `x`) and `D`, laizi `L`, an optional suit letter
+    /// `s h c d` right after a rank; spaces, commas and `+` separate freely.
+    pub fn parse(text: &str) -> Result<Cards, ParseError> {
+        let mut counts = [0u8; SLOTS];
+        let chars: Vec<char> = text.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let slot = match c {
+                ' ' | ',' | '+' | '\t' => {
+                    i += 1;
+                    continue;
+                }
+                '1' if chars.get(i + 1) == Some(&'0') => {
+                    i += 1;
+                    7
+                }
+                '3'..='9' => c as usize - '3' as usize,
+                'T' | 't' => 7,
+                'J' | 'j' => 8,
+                'Q' | 'q' => 9,
+                'K' | 'k' => 10,
+                'A' | 'a' => 11,
+                '2' => TWO,
+                'X' | 'x' => SMALL_JOKER,
+                'D' => BIG_JOKER,
+                'L' => LAIZI,
+                _ => {
+                    return Err(ParseError {
+                        text: text.to_string(),
+                        position: i,
+                        symbol: c,
+                    })
+                }
+            };
+            i += 1;
+            // A suit letter may follow an ordinary rank (identity only; not counted).
+            if slot <= TWO {
+                if let Some('s' | 'h' | 'c' | 'd') = chars.get(i) {
+                    i += 1;
+                }
+            }
+            counts[slot] = counts[slot].saturating_add(1);
+        }
+        Ok(Cards(counts))
+    }
+}
+
+impl Add for Cards {
+    type Output = Cards;
+    #[inline]
+    fn add(self, rhs: Cards) -> Cards {
+        let mut out = self.0;
+        for (a, b) in out.iter_mut().zip(rhs.0.iter()) {
+            *a = a.saturating_add(*b);
+        }
+        Cards(out)
+    }
+}
+
+impl Sub for Cards {
+    type Output = Cards;
+    /// Saturating difference: callers check `contains` first where it matters.
+    #[inline]
+    fn sub(self, rhs: Cards) -> Cards {
+        let mut out = self.0;
+        for (a, b) in out.iter_mut().zip(rhs.0.iter()) {
+            *a = a.saturating_sub(*b);
+        }
+        Cards(out)
+    }
+}
+
+impl fmt::Display for Cards {
+    /// Canonical text: ascending, laizi last, no separators.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in self.ranks() {
+            write!(f, "{}", SYMBOLS[r])?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Cards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cards({self})")
+    }
+}
+
+/// A symbol the card parser does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub text: String,
+    pub position: usize,
+    pub symbol: char,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown card symbol {:?} at position {} in {:?} (ranks 3-9 T J Q K A 2 or 10, jokers X D, laizi L, suits s h c d after a rank)",
+            self.symbol, self.position, self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_aliases_and_separators() {
+        let a = Cards::parse("10 10,j+Q k a2xD").unwrap();
+        assert_eq!(a.to_string(), "TTJQKA2XD");
+        let b = Cards::parse("9h9s Td").unwrap();
+        assert_eq!(b.to_string(), "99T");
+    }
+
+    #[test]
+    fn canonical_order_puts_laizi_last() {
+        assert_eq!(Cards::parse("LD3X2").unwrap().to_string(), "32XDL");
+    }
+
+    #[test]
+    fn rejects_unknown_symbols_naming_them() {
+        let e = Cards::parse("33Z4").unwrap_err();
+        assert_eq!(e.symbol, 'Z');
+        assert_eq!(e.position, 2);
+        assert!(Cards::parse("1").is_err());
+        assert!(
+            Cards::parse("d").is_err(),
+            "a suit letter alone is not a card"
+        );
+        assert!(Cards::parse("XH").is_err(), "jokers carry no suit");
+    }
+
+    #[test]
+    fn masks_and_containment() {
+        let h = Cards::parse("33344455XD").unwrap();
+        assert_eq!(h.mask_at_least(3), 0b11);
+        assert!(h.contains(&Cards::parse("345").unwrap()));
+        assert!(!h.contains(&Cards::parse("5555").unwrap()));
+        assert_eq!(h.len(), 10);
+        assert_eq!((h - Cards::parse("33").unwrap()).to_string(), "344455XD");
+    }
+}

@@ -1,0 +1,363 @@
+//! Rule sets as plain data: every option of RULES.md, and the ten presets.
+//!
+//! A `Rules` value is what users see and serialise; `Engine::new` checks it
+//! and precomputes what the generator needs.
+
+use serde::{Deserialize, Serialize};
+
+/// How sequences (straights, pair straights, trio straights) are linked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sequences {
+    /// Links `3 … A`; `2` and jokers never appear.
+    Classic,
+    /// Links `A(low) 2 3 … K A(high)`, `A` at most once, top capped at `A`.
+    LowA2,
+}
+
+/// How bombs of ranks compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ladder {
+    /// More cards beat fewer; equal counts compare by rank.
+    CountThenRank,
+    /// Laizi ladder: soft four < hard four < (king bombs placed above 5) < five < six.
+    Laizi,
+}
+
+/// How a seat's voluntary double changes the multiplier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DoubleStep {
+    X2,
+    Plus1,
+}
+
+/// Five-player-3deck scoring scheme (RULES §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreScheme {
+    /// base × level points
+    Multiply,
+    /// level points × 2^base
+    Power,
+}
+
+/// A joker combination that is a bomb, and its place on the ladder.
+///
+/// `above` is a rank-bomb size class: the king bomb beats every rank bomb of
+/// that class and loses to every rank bomb of the next class. King bombs in
+/// the same gap compare by `order`; equal orders are equal bombs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KingBomb {
+    pub small: u8,
+    pub big: u8,
+    pub above: u8,
+    #[serde(default)]
+    pub order: u8,
+}
+
+/// Every option of a rule set. Field names are the option names users pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// The preset this rule set started from (informational).
+    pub preset: String,
+    pub players: u8,
+    pub decks: u8,
+    /// Wild cards in the deck (0 or more).
+    pub laizi: u8,
+    pub hand_size: u8,
+    pub kitty: u8,
+    /// Cards dealt to nobody and never seen (two-player: 11).
+    pub set_aside: u8,
+
+    // ---- kinds that exist ----
+    pub trio_single: bool,
+    pub plane_singles: bool,
+    pub four_two_singles: bool,
+    pub four_two_pairs: bool,
+    /// `XX` and `DD` are pairs (and may be wings or trio_pair kickers).
+    pub joker_pairs: bool,
+    /// Five jokers split three-and-two (`XXXDD`, `DDDXX`) are a trio_pair of rank X or D.
+    pub joker_trio_pair: bool,
+
+    // ---- sequences and kickers ----
+    pub sequences: Sequences,
+    /// Plane pair-wings must themselves be consecutive pairs.
+    pub wings_consecutive: bool,
+    /// A non-bomb play never holds 4 or more cards of one rank (beyond a four_two body).
+    pub no_bomb_inside: bool,
+    /// `X` and `D` may be kickers together (plane single wings, four_two_singles).
+    pub rocket_as_kickers: bool,
+    /// Two-trio winged planes: `AAA222` lowest, `222333` highest (RULES §2.3).
+    pub plane_222333_high: bool,
+
+    // ---- bombs ----
+    pub ladder: Ladder,
+    pub king_bombs: Vec<KingBomb>,
+
+    // ---- flow and scoring (used by the game layer and the simulator) ----
+    pub seven_star_kills_last_joker: bool,
+    pub spring: bool,
+    pub anti_spring: bool,
+    pub double_step: DoubleStep,
+    pub score_scheme: ScoreScheme,
+    pub auto_win: bool,
+}
+
+/// The preset names, in RULES.md order.
+pub const PRESETS: [&str; 10] = [
+    "classic",
+    "two-player",
+    "four-player",
+    "five-player",
+    "five-player-3deck",
+    "six-player-3v3",
+    "six-player-3v3-kitty",
+    "six-player-2v4",
+    "six-player-teams",
+    "laizi",
+];
+
+/// Unknown preset name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPreset(pub String);
+
+impl std::fmt::Display for UnknownPreset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown preset {:?}; the presets are: {}",
+            self.0,
+            PRESETS.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownPreset {}
+
+fn kb(small: u8, big: u8, above: u8, order: u8) -> KingBomb {
+    KingBomb {
+        small,
+        big,
+        above,
+        order,
+    }
+}
+
+/// Every joker combination of `n` jokers possible with `per_colour` of each colour.
+fn combos_of(n: u8, per_colour: u8) -> impl Iterator<Item = (u8, u8)> {
+    (0..=n).filter_map(move |small| {
+        let big = n - small;
+        (small <= per_colour && big <= per_colour).then_some((small, big))
+    })
+}
+
+impl Rules {
+    /// The rule set of a named preset (RULES.md §3).
+    pub fn preset(name: &str) -> Result<Rules, UnknownPreset> {
+        let classic = Rules {
+            preset: "classic".into(),
+            players: 3,
+            decks: 1,
+            laizi: 0,
+            hand_size: 17,
+            kitty: 3,
+            set_aside: 0,
+            trio_single: true,
+            plane_singles: true,
+            four_two_singles: true,
+            four_two_pairs: true,
+            joker_pairs: false,
+            joker_trio_pair: false,
+            sequences: Sequences::Classic,
+            wings_consecutive: false,
+            no_bomb_inside: true,
+            rocket_as_kickers: true,
+            plane_222333_high: false,
+            ladder: Ladder::CountThenRank,
+            king_bombs: vec![kb(1, 1, 4, 0)],
+            seven_star_kills_last_joker: false,
+            spring: true,
+            anti_spring: false,
+            double_step: DoubleStep::X2,
+            score_scheme: ScoreScheme::Multiply,
+            auto_win: false,
+        };
+        // Kinds shared by every multi-deck preset.
+        let multi = |preset: &str, players, decks, hand_size, kitty| Rules {
+            preset: preset.into(),
+            players,
+            decks,
+            hand_size,
+            kitty,
+            trio_single: false,
+            plane_singles: false,
+            four_two_singles: false,
+            four_two_pairs: false,
+            joker_pairs: true,
+            king_bombs: vec![],
+            ..classic.clone()
+        };
+        let rules = match name {
+            "classic" => classic,
+            "two-player" => Rules {
+                preset: name.into(),
+                players: 2,
+                hand_size: 20,
+                set_aside: 11,
+                ..classic
+            },
+            "four-player" => Rules {
+                king_bombs: vec![kb(2, 2, 8, 0)],
+                ..multi(name, 4, 2, 25, 8)
+            },
+            "five-player" => {
+                let mut kings = vec![kb(2, 0, 4, 0), kb(0, 2, 4, 1)];
+                kings.extend(combos_of(3, 2).map(|(s, b)| kb(s, b, 6, 0)));
+                kings.push(kb(2, 2, 8, 0));
+                Rules {
+                    joker_pairs: false,
+                    king_bombs: kings,
+                    ..multi(name, 5, 2, 21, 3)
+                }
+            }
+            "five-player-3deck" => {
+                let mut kings = vec![kb(3, 0, 4, 0), kb(0, 3, 4, 1)];
+                for n in 4..=6 {
+                    kings.extend(combos_of(n, 3).map(|(s, b)| kb(s, b, 4, n * 4 + b)));
+                }
+                Rules {
+                    sequences: Sequences::LowA2,
+                    wings_consecutive: true,
+                    plane_222333_high: true,
+                    spring: false,
+                    king_bombs: kings,
+                    ..multi(name, 5, 3, 31, 7)
+                }
+            }
+            "six-player-3v3" | "six-player-3v3-kitty" => {
+                let mut kings = vec![kb(3, 0, 4, 0), kb(0, 3, 4, 0)];
+                kings.extend(combos_of(4, 3).map(|(s, b)| kb(s, b, 4, 0)));
+                kings.extend(combos_of(5, 3).map(|(s, b)| kb(s, b, 6, 0)));
+                kings.push(kb(3, 3, 12, 0));
+                let kitty = name == "six-player-3v3-kitty";
+                Rules {
+                    // Seed 000 (no kitty) says pairs exclude jokers; seed 002 allows them.
+                    joker_pairs: kitty,
+                    spring: false,
+                    double_step: DoubleStep::Plus1,
+                    king_bombs: kings,
+                    ..multi(
+                        name,
+                        6,
+                        3,
+                        if kitty { 25 } else { 27 },
+                        if kitty { 12 } else { 0 },
+                    )
+                }
+            }
+            "six-player-2v4" | "six-player-teams" => {
+                let mut kings = vec![kb(3, 0, 4, 0)];
+                kings.extend(combos_of(4, 4).map(|(s, b)| kb(s, b, 4, 1)));
+                kings.push(kb(0, 3, 4, 2));
+                kings.push(kb(4, 1, 8, 0));
+                kings.extend(combos_of(6, 4).map(|(s, b)| kb(s, b, 8, 1)));
+                kings.push(kb(1, 4, 8, 2));
+                kings.extend(combos_of(7, 4).map(|(s, b)| kb(s, b, 8, 3)));
+                kings.push(kb(4, 4, 16, 0));
+                Rules {
+                    joker_trio_pair: true,
+                    sequences: Sequences::LowA2,
+                    wings_consecutive: true,
+                    plane_222333_high: true,
+                    seven_star_kills_last_joker: true,
+                    spring: false,
+                    double_step: DoubleStep::Plus1,
+                    auto_win: name == "six-player-2v4",
+                    king_bombs: kings,
+                    ..multi(name, 6, 4, 34, 12)
+                }
+            }
+            "laizi" => Rules {
+                preset: name.into(),
+                laizi: 2,
+                kitty: 5,
+                ladder: Ladder::Laizi,
+                // soft (class 4) < hard (class 5) < rocket < hi (classes 6, 7)
+                king_bombs: vec![kb(1, 1, 5, 0)],
+                ..classic
+            },
+            _ => return Err(UnknownPreset(name.to_string())),
+        };
+        Ok(rules)
+    }
+
+    /// Total number of cards in the deck, laizi included.
+    pub fn deck_size(&self) -> usize {
+        54 * self.decks as usize + self.laizi as usize
+    }
+
+    /// The most copies of a slot the deck holds.
+    pub fn copies(&self, slot: usize) -> u8 {
+        match slot {
+            crate::cards::LAIZI => self.laizi,
+            crate::cards::SMALL_JOKER | crate::cards::BIG_JOKER => self.decks,
+            _ => 4 * self.decks,
+        }
+    }
+
+    /// The largest rank bomb: every copy of one rank, plus every laizi.
+    pub fn max_bomb(&self) -> u8 {
+        4 * self.decks + self.laizi
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("rules always serialise")
+    }
+
+    pub fn from_json(text: &str) -> Result<Rules, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_deals_its_whole_deck() {
+        for name in PRESETS {
+            let r = Rules::preset(name).unwrap();
+            let dealt =
+                r.players as usize * r.hand_size as usize + r.kitty as usize + r.set_aside as usize;
+            assert_eq!(dealt, r.deck_size(), "{name}");
+        }
+    }
+
+    #[test]
+    fn copies_per_slot() {
+        let r = Rules::preset("six-player-2v4").unwrap();
+        assert_eq!(r.copies(0), 16);
+        assert_eq!(r.copies(crate::cards::BIG_JOKER), 4);
+        assert_eq!(r.copies(crate::cards::LAIZI), 0);
+        let deck: usize = (0..16).map(|s| r.copies(s) as usize).sum();
+        assert_eq!(deck, r.deck_size());
+    }
+
+    #[test]
+    fn json_round_trips() {
+        for name in PRESETS {
+            let r = Rules::preset(name).unwrap();
+            assert_eq!(Rules::from_json(&r.to_json()).unwrap(), r);
+        }
+    }
+
+    #[test]
+    fn unknown_preset_lists_the_presets() {
+        let e = Rules::preset("seven-player").unwrap_err().to_string();
+        assert!(e.contains("seven-player") && e.contains("six-player-2v4"));
+    }
+}

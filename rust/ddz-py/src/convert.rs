@@ -1,0 +1,90 @@
+//! Turning Python arguments into core values, with errors that name the problem.
+
+use crate::types::{PyCards, PyMove};
+use ddz_core::{Cards, Engine, Move};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+pub fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Cards from a `Cards`, card text, or a sequence / numpy array of 15 or 16 counts.
+pub fn cards_from(ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
+    if let Ok(c) = ob.cast::<PyCards>() {
+        return Ok(c.get().0);
+    }
+    if let Ok(s) = ob.cast::<PyString>() {
+        return Cards::parse(s.to_str()?).map_err(value_error);
+    }
+    let counts: Vec<i64> = ob.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "expected cards as text, ddz.Cards or 16 counts, got {}",
+            ob.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    if counts.len() != 15 && counts.len() != 16 {
+        return Err(value_error(format!(
+            "a count vector has 16 slots (3..2, X, D, L), got {}",
+            counts.len()
+        )));
+    }
+    let mut out = [0u8; 16];
+    for (slot, &n) in counts.iter().enumerate() {
+        out[slot] = u8::try_from(n).map_err(|_| {
+            value_error(format!(
+                "count {n} for {:?} is not between 0 and 255",
+                ddz_core::cards::symbol(slot)
+            ))
+        })?;
+    }
+    Ok(Cards(out))
+}
+
+/// Cards checked against the rule set's deck.
+pub fn deck_cards(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
+    let cards = cards_from(ob)?;
+    engine.check_playable(&cards).map_err(value_error)?;
+    Ok(cards)
+}
+
+/// A previous play: a `Move` that is a reading under these rules, or cards
+/// with exactly one reading.
+pub fn play_from(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if let Ok(m) = ob.cast::<PyMove>() {
+        let m = m.get().0;
+        if !engine.is_reading(&m) {
+            return Err(value_error(format!(
+                "{m} as {} is not a legal play under the {:?} rules",
+                m.kind.id(),
+                engine.rules().preset
+            )));
+        }
+        return Ok(m);
+    }
+    let cards = deck_cards(engine, ob)?;
+    let readings = engine.classify(&cards);
+    match readings.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(value_error(format!("{cards} is not a legal play"))),
+        many => Err(value_error(format!(
+            "{cards} has {} readings ({}); pass the Move you mean",
+            many.len(),
+            many.iter()
+                .map(|m| format!("{} {}", m.kind.id(), m.rank_symbol()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+pub fn optional_play(engine: &Engine, ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Move>> {
+    match ob {
+        Some(p) if !p.is_none() => Ok(Some(play_from(engine, p)?)),
+        _ => Ok(None),
+    }
+}

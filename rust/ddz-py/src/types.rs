@@ -1,0 +1,269 @@
+//! The Python classes: `Rules`, `Cards`, `Move`.
+
+use crate::convert::{deck_cards, optional_play, play_from, value_error};
+use ddz_core::{Cards, Engine, Move, Rules};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+/// A multiset of cards as a count vector over 3..2, X, D, L.
+#[pyclass(name = "Cards", module = "ddz", frozen, eq, hash, ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyCards(pub Cards);
+
+#[pymethods]
+impl PyCards {
+    #[new]
+    fn new(cards: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyCards(crate::convert::cards_from(cards)?))
+    }
+
+    /// One count per slot 3 4 5 6 7 8 9 T J Q K A 2 X D L, as numpy uint8.
+    #[getter]
+    fn counts<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        PyArray1::from_slice(py, &self.0 .0)
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Cards('{}')", self.0)
+    }
+
+    /// True when every card of `other` is in these cards.
+    fn contains(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.0.contains(&crate::convert::cards_from(other)?))
+    }
+}
+
+/// One reading of a play.
+#[pyclass(name = "Move", module = "ddz", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyMove(pub Move);
+
+#[pymethods]
+impl PyMove {
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.0.kind.id()
+    }
+    #[getter]
+    fn cards(&self) -> PyCards {
+        PyCards(self.0.cards)
+    }
+    #[getter]
+    fn represents(&self) -> PyCards {
+        PyCards(self.0.represents)
+    }
+    #[getter]
+    fn rank(&self) -> String {
+        self.0.rank_symbol().to_string()
+    }
+    #[getter]
+    fn length(&self) -> u8 {
+        self.0.length
+    }
+    /// Bombs and king bombs.
+    #[getter]
+    fn is_bomb(&self) -> bool {
+        self.0.kind.is_bomb()
+    }
+    fn __len__(&self) -> usize {
+        self.0.cards.len()
+    }
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Move('{}', kind='{}', rank='{}', length={})",
+            self.0,
+            self.0.kind.id(),
+            self.0.rank_symbol(),
+            self.0.length
+        )
+    }
+}
+
+/// A rule set: a preset with options, compiled for play.
+#[pyclass(name = "Rules", module = "ddz", frozen)]
+pub struct PyRules {
+    engine: Engine,
+}
+
+fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("json")
+}
+
+fn build(rules: Rules) -> PyResult<PyRules> {
+    Ok(PyRules {
+        engine: Engine::new(rules).map_err(value_error)?,
+    })
+}
+
+fn to_list<'py>(py: Python<'py>, moves: Vec<Move>) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for m in moves {
+        list.append(Bound::new(py, PyMove(m))?)?;
+    }
+    Ok(list)
+}
+
+#[pymethods]
+impl PyRules {
+    /// `Rules(preset="classic", **options)`: a preset with options overridden.
+    #[new]
+    #[pyo3(signature = (preset = "classic", **options))]
+    fn new(py: Python<'_>, preset: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let rules = Rules::preset(preset).map_err(value_error)?;
+        let Some(options) = options.filter(|o| !o.is_empty()) else {
+            return build(rules);
+        };
+        let mut base = serde_json::to_value(&rules).map_err(value_error)?;
+        let text: String = json_module(py)?
+            .call_method1("dumps", (options,))
+            .map_err(|e| value_error(format!("options must be plain JSON values: {e}")))?
+            .extract()?;
+        let overrides: serde_json::Value = serde_json::from_str(&text).map_err(value_error)?;
+        if let (Some(b), Some(o)) = (base.as_object_mut(), overrides.as_object()) {
+            for (k, v) in o {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+        let rules: Rules = serde_json::from_value(base)
+            .map_err(|e| value_error(format!("bad option for preset {preset:?}: {e}")))?;
+        build(rules)
+    }
+
+    /// A rule set from a dict made by `to_dict()` (every option present).
+    #[staticmethod]
+    fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text: String = json_module(py)?
+            .call_method1("dumps", (d,))
+            .map_err(|e| value_error(format!("rules must be a plain JSON dict: {e}")))?
+            .extract()?;
+        Self::from_json(&text)
+    }
+
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        let rules = Rules::from_json(text).map_err(|e| value_error(format!("bad rules: {e}")))?;
+        build(rules)
+    }
+
+    fn to_json(&self) -> String {
+        self.engine.rules().to_json()
+    }
+
+    /// Every option as a plain, JSON-serialisable dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_module(py)?.call_method1("loads", (self.to_json(),))
+    }
+
+    #[getter]
+    fn preset(&self) -> String {
+        self.engine.rules().preset.clone()
+    }
+    #[getter]
+    fn players(&self) -> u8 {
+        self.engine.rules().players
+    }
+    #[getter]
+    fn decks(&self) -> u8 {
+        self.engine.rules().decks
+    }
+    #[getter]
+    fn laizi(&self) -> u8 {
+        self.engine.rules().laizi
+    }
+    #[getter]
+    fn hand_size(&self) -> u8 {
+        self.engine.rules().hand_size
+    }
+    #[getter]
+    fn kitty(&self) -> u8 {
+        self.engine.rules().kitty
+    }
+    #[getter]
+    fn set_aside(&self) -> u8 {
+        self.engine.rules().set_aside
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyRules>()
+            .is_ok_and(|o| o.get().engine.rules() == self.engine.rules())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Rules('{}')", self.engine.rules().preset)
+    }
+
+    /// Cards checked against this rule set's deck.
+    fn cards(&self, cards: &Bound<'_, PyAny>) -> PyResult<PyCards> {
+        let c = crate::convert::cards_from(cards)?;
+        self.engine.check_cards(&c).map_err(value_error)?;
+        Ok(PyCards(c))
+    }
+
+    /// Every reading of these cards as one play (empty if none).
+    fn classify<'py>(
+        &self,
+        py: Python<'py>,
+        cards: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let c = deck_cards(&self.engine, cards)?;
+        to_list(py, self.engine.classify(&c))
+    }
+
+    /// Every distinct legal play from `hand` (answering `prev` when given).
+    #[pyo3(signature = (hand, prev = None))]
+    fn moves<'py>(
+        &self,
+        py: Python<'py>,
+        hand: &Bound<'py, PyAny>,
+        prev: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let hand = deck_cards(&self.engine, hand)?;
+        let prev = optional_play(&self.engine, prev)?;
+        to_list(py, self.engine.moves(&hand, prev.as_ref()))
+    }
+
+    /// `len(moves(hand, prev))`, without building the plays.
+    #[pyo3(signature = (hand, prev = None))]
+    fn count_moves(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        prev: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
+        let hand = deck_cards(&self.engine, hand)?;
+        let prev = optional_play(&self.engine, prev)?;
+        Ok(self.engine.count_moves(&hand, prev.as_ref()))
+    }
+
+    /// The plays of `moves`, ordered as a game UI suggests them.
+    #[pyo3(signature = (hand, prev = None))]
+    fn hint<'py>(
+        &self,
+        py: Python<'py>,
+        hand: &Bound<'py, PyAny>,
+        prev: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let hand = deck_cards(&self.engine, hand)?;
+        let prev = optional_play(&self.engine, prev)?;
+        to_list(py, self.engine.hint(&hand, prev.as_ref()))
+    }
+
+    /// Does play `a` beat play `b`?
+    fn beats(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let a = play_from(&self.engine, a)?;
+        let b = play_from(&self.engine, b)?;
+        Ok(self.engine.beats(&a, &b))
+    }
+}
