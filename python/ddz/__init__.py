@@ -9,7 +9,12 @@ The rules of play live in a Rust core; this package is its Python face::
     rules.moves(hand, "8889")      # every play that beats 8889
 """
 
-from ddz._ddz import PRESETS, Cards, Move, Rules
+from collections.abc import Sequence
 
-__all__ = ["PRESETS", "Cards", "Move", "Rules", "__version__"]
+from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules
+
+# MoveList implements the whole read-only sequence protocol.
+Sequence.register(MoveList)
+
+__all__ = ["PRESETS", "Cards", "Move", "MoveList", "Rules", "__version__"]
 __version__ = "0.1.0"

@@ -129,6 +129,7 @@ impl Cards {
                         text: text.to_string(),
                         position: i,
                         symbol: c,
+                        overflow: false,
                     })
                 }
             };
@@ -139,7 +140,12 @@ impl Cards {
                     i += 1;
                 }
             }
-            counts[slot] = counts[slot].saturating_add(1);
+            counts[slot] = counts[slot].checked_add(1).ok_or_else(|| ParseError {
+                text: text.to_string(),
+                position: i - 1,
+                symbol: SYMBOLS[slot],
+                overflow: true,
+            })?;
         }
         Ok(Cards(counts))
     }
@@ -186,16 +192,21 @@ impl fmt::Debug for Cards {
     }
 }
 
-/// A symbol the card parser does not know.
+/// A symbol the card parser does not know, or the 256th copy of a card.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     pub text: String,
     pub position: usize,
     pub symbol: char,
+    /// True when the text holds more copies of `symbol` than a count can hold.
+    pub overflow: bool,
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.overflow {
+            return write!(f, "more than 255 copies of {:?}", self.symbol);
+        }
         write!(
             f,
             "unknown card symbol {:?} at position {} in {:?} (ranks 3-9 T J Q K A 2 or 10, jokers X D, laizi L, suits s h c d after a rank)",

@@ -41,6 +41,47 @@ impl Engine {
         out
     }
 
+    /// Is `m` one of the readings of its cards under these rules? Checks the
+    /// one body its kind, rank and length name, not every reading.
+    pub fn is_reading(&self, m: &Move) -> bool {
+        if m.represents != m.cards || self.check_playable(&m.cards).is_err() {
+            return false;
+        }
+        let joker_trio = m.kind == Kind::TrioPair && m.rank as usize >= SMALL_JOKER;
+        if m.kind.is_bomb() || joker_trio {
+            return self.classify(&m.cards).contains(m);
+        }
+        let Some(spec) = self.specs().iter().find(|s| s.kind == m.kind) else {
+            return false;
+        };
+        let links = m.length as usize;
+        let rank = m.rank as usize;
+        if links < spec.min_links as usize || links > spec.max_links as usize || rank > BIG_JOKER {
+            return false;
+        }
+        let mut ranks = [0usize; 16];
+        if spec.is_chain() {
+            let top = self.top_position(m.rank) as usize;
+            if top >= self.links.len() || self.links[top] != m.rank || top + 1 < links {
+                return false;
+            }
+            let start = top + 1 - links;
+            if !self.window_ok(m.kind, start, links) {
+                return false;
+            }
+            for (i, p) in (start..=top).enumerate() {
+                ranks[i] = self.links[p] as usize;
+            }
+        } else if self.body_slot_ok(spec.group as usize, rank) {
+            ranks[0] = rank;
+        } else {
+            return false;
+        }
+        let mut found = Vec::with_capacity(1);
+        self.try_body(spec, &m.cards, &ranks[..links], links, &mut found);
+        found.first() == Some(m)
+    }
+
     fn classify_spec(&self, spec: &Spec, cards: &Cards, n: usize, out: &mut Vec<Move>) {
         let g = spec.group as usize;
         if spec.is_chain() {

@@ -183,6 +183,19 @@ impl Engine {
         true
     }
 
+    /// Map a bit-per-rank mask to a bit-per-link-position mask.
+    #[inline]
+    pub(crate) fn link_positions(&self, ranks: u32) -> u32 {
+        const THREE_TO_ACE: u32 = (1 << 12) - 1;
+        match self.rules.sequences {
+            Sequences::Classic => ranks & THREE_TO_ACE,
+            // Positions: A(low), 2, 3 … A(high).
+            Sequences::LowA2 => {
+                (ranks >> 11 & 1) | (ranks >> TWO & 1) << 1 | (ranks & THREE_TO_ACE) << 2
+            }
+        }
+    }
+
     /// Bit per start position whose window of `links` is legal for `kind`,
     /// given that the window lies inside the link order.
     #[inline]
@@ -272,11 +285,6 @@ impl Engine {
         }
     }
 
-    /// Is `m` one of the readings of its cards under these rules?
-    pub fn is_reading(&self, m: &Move) -> bool {
-        self.check_cards(&m.cards).is_ok() && self.classify(&m.cards).contains(m)
-    }
-
     /// Order key for hints: non-bombs before bombs, weaker before stronger,
     /// fewer cards first, then lower kickers.
     pub fn hint_key(&self, m: &Move) -> (bool, u16, u8, usize, Kind, [u8; SLOTS]) {
@@ -329,8 +337,7 @@ fn validate(r: &Rules) -> Result<(), RulesError> {
     }
     let mut seen = [[false; 5]; 5];
     for k in &r.king_bombs {
-        let jokers = k.small + k.big;
-        if k.small > r.decks || k.big > r.decks || jokers < 2 {
+        if k.small > r.decks || k.big > r.decks || k.small + k.big < 2 {
             return bad(
                 "king_bombs",
                 format!(

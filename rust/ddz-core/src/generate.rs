@@ -178,11 +178,7 @@ impl<S: Sink> Walk<'_, S> {
             return;
         }
         let e = self.engine;
-        // Bit p: the hand holds a group at link position p.
-        let mut positions = 0u32;
-        for (p, &r) in e.links.iter().enumerate() {
-            positions |= ((have >> r) & 1) << p;
-        }
+        let positions = e.link_positions(have);
         let (lo, hi) = match length {
             Some(l) => (l as usize, l as usize),
             None => (spec.min_links as usize, spec.max_links as usize),

@@ -18,7 +18,7 @@ pub fn cards_from(ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
     if let Ok(s) = ob.cast::<PyString>() {
         return Cards::parse(s.to_str()?).map_err(value_error);
     }
-    let counts: Vec<i64> = ob.extract().map_err(|_| {
+    let items: Vec<Bound<'_, PyAny>> = ob.extract().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
             "expected cards as text, ddz.Cards or 16 counts, got {}",
             ob.get_type()
@@ -27,19 +27,22 @@ pub fn cards_from(ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
                 .unwrap_or_default()
         ))
     })?;
-    if counts.len() != 15 && counts.len() != 16 {
+    if items.len() != 15 && items.len() != 16 {
         return Err(value_error(format!(
             "a count vector has 16 slots (3..2, X, D, L), got {}",
-            counts.len()
+            items.len()
         )));
     }
     let mut out = [0u8; 16];
-    for (slot, &n) in counts.iter().enumerate() {
-        out[slot] = u8::try_from(n).map_err(|_| {
+    for (slot, item) in items.iter().enumerate() {
+        let symbol = ddz_core::cards::symbol(slot);
+        let n: i128 = item.extract().map_err(|_| {
             value_error(format!(
-                "count {n} for {:?} is not between 0 and 255",
-                ddz_core::cards::symbol(slot)
+                "count for {symbol:?} is not an integer between 0 and 255: {item}"
             ))
+        })?;
+        out[slot] = u8::try_from(n).map_err(|_| {
+            value_error(format!("count {n} for {symbol:?} is not between 0 and 255"))
         })?;
     }
     Ok(Cards(out))

@@ -1,14 +1,15 @@
 //! The Python classes: `Rules`, `Cards`, `Move`.
 
 use crate::convert::{deck_cards, optional_play, play_from, value_error};
+use crate::movelist::MoveList;
 use ddz_core::{Cards, Engine, Move, Rules};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 /// A multiset of cards as a count vector over 3..2, X, D, L.
-#[pyclass(name = "Cards", module = "ddz", frozen, eq, hash, ord)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[pyclass(name = "Cards", module = "ddz", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyCards(pub Cards);
 
 #[pymethods]
@@ -101,18 +102,52 @@ fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     py.import("json")
 }
 
+fn base_json(rules: &Rules) -> PyResult<serde_json::Value> {
+    serde_json::to_value(rules).map_err(value_error)
+}
+
+/// The preset's options with `overrides` applied, each checked on its own so
+/// that an error names the option at fault.
+fn apply_options(
+    mut base: serde_json::Value,
+    overrides: &serde_json::Value,
+    preset: &str,
+) -> PyResult<Rules> {
+    let (Some(fields), Some(overrides)) = (base.as_object_mut(), overrides.as_object()) else {
+        return Err(value_error("options must be keyword arguments"));
+    };
+    let known: Vec<String> = fields.keys().cloned().collect();
+    for (name, value) in overrides {
+        if !fields.contains_key(name) {
+            return Err(value_error(format!(
+                "unknown option {name:?}; the options are: {}",
+                known.join(", ")
+            )));
+        }
+        let mut trial = fields.clone();
+        trial.insert(name.clone(), value.clone());
+        if let Err(e) = serde_json::from_value::<Rules>(serde_json::Value::Object(trial)) {
+            return Err(value_error(format!(
+                "bad value {value} for option {name:?} of preset {preset:?}: {e}"
+            )));
+        }
+        fields.insert(name.clone(), value.clone());
+    }
+    serde_json::from_value(base).map_err(value_error)
+}
+
 fn build(rules: Rules) -> PyResult<PyRules> {
     Ok(PyRules {
         engine: Engine::new(rules).map_err(value_error)?,
     })
 }
 
-fn to_list<'py>(py: Python<'py>, moves: Vec<Move>) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for m in moves {
-        list.append(Bound::new(py, PyMove(m))?)?;
-    }
-    Ok(list)
+pub(crate) fn to_list<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyList>> {
+    let items = moves
+        .iter()
+        .map(|&m| Bound::new(py, PyMove(m)))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, items)
 }
 
 #[pymethods]
@@ -125,19 +160,12 @@ impl PyRules {
         let Some(options) = options.filter(|o| !o.is_empty()) else {
             return build(rules);
         };
-        let mut base = serde_json::to_value(&rules).map_err(value_error)?;
         let text: String = json_module(py)?
             .call_method1("dumps", (options,))
             .map_err(|e| value_error(format!("options must be plain JSON values: {e}")))?
             .extract()?;
         let overrides: serde_json::Value = serde_json::from_str(&text).map_err(value_error)?;
-        if let (Some(b), Some(o)) = (base.as_object_mut(), overrides.as_object()) {
-            for (k, v) in o {
-                b.insert(k.clone(), v.clone());
-            }
-        }
-        let rules: Rules = serde_json::from_value(base)
-            .map_err(|e| value_error(format!("bad option for preset {preset:?}: {e}")))?;
+        let rules = apply_options(base_json(&rules)?, &overrides, preset)?;
         build(rules)
     }
 
@@ -219,7 +247,7 @@ impl PyRules {
         cards: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let c = deck_cards(&self.engine, cards)?;
-        to_list(py, self.engine.classify(&c))
+        to_list(py, &self.engine.classify(&c))
     }
 
     /// Every distinct legal play from `hand` (answering `prev` when given).
@@ -229,10 +257,11 @@ impl PyRules {
         py: Python<'py>,
         hand: &Bound<'py, PyAny>,
         prev: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    ) -> PyResult<MoveList> {
+        let _ = py;
         let hand = deck_cards(&self.engine, hand)?;
         let prev = optional_play(&self.engine, prev)?;
-        to_list(py, self.engine.moves(&hand, prev.as_ref()))
+        Ok(MoveList::new(self.engine.moves(&hand, prev.as_ref())))
     }
 
     /// `len(moves(hand, prev))`, without building the plays.
@@ -254,10 +283,11 @@ impl PyRules {
         py: Python<'py>,
         hand: &Bound<'py, PyAny>,
         prev: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    ) -> PyResult<MoveList> {
+        let _ = py;
         let hand = deck_cards(&self.engine, hand)?;
         let prev = optional_play(&self.engine, prev)?;
-        to_list(py, self.engine.hint(&hand, prev.as_ref()))
+        Ok(MoveList::new(self.engine.hint(&hand, prev.as_ref())))
     }
 
     /// Does play `a` beat play `b`?

@@ -82,6 +82,7 @@ pub fn oracle_leads(e: &Engine, hand: &Cards) -> Vec<Move> {
 /// `prevs`; returns a description of the first difference.
 pub fn check_against_oracle(e: &Engine, hand: &Cards, prevs: &[Move]) -> Result<(), String> {
     let all = oracle_leads(e, hand);
+    check_is_reading(e, &all)?;
     compare(e, hand, None, all.clone())?;
     for prev in prevs {
         let want: Vec<Move> = all.iter().copied().filter(|m| e.beats(m, prev)).collect();
@@ -119,6 +120,41 @@ fn compare(e: &Engine, hand: &Cards, prev: Option<&Move>, want: Vec<Move>) -> Re
     let counted = e.count_moves(hand, prev);
     if counted != got.len() as u64 {
         return Err(format!("{}: count_moves {counted} != {}", ctx(), got.len()));
+    }
+    Ok(())
+}
+
+/// `is_reading` (the targeted check) agrees with `classify` on every reading
+/// and on each reading with its kind, rank or length changed.
+fn check_is_reading(e: &Engine, readings: &[Move]) -> Result<(), String> {
+    use ddz_core::Kind;
+    for m in readings {
+        if !e.is_reading(m) {
+            return Err(format!("is_reading rejects {m} {m:?}"));
+        }
+        let all = e.classify(&m.cards);
+        let mut mutants = vec![
+            Move {
+                rank: (m.rank + 1) % 15,
+                ..*m
+            },
+            Move {
+                length: m.length + 1,
+                ..*m
+            },
+            Move {
+                length: m.length.saturating_sub(1),
+                ..*m
+            },
+        ];
+        for kind in Kind::ALL {
+            mutants.push(Move { kind, ..*m });
+        }
+        for x in mutants {
+            if e.is_reading(&x) != all.contains(&x) {
+                return Err(format!("is_reading disagrees with classify on {x:?}"));
+            }
+        }
     }
     Ok(())
 }

@@ -1,0 +1,7 @@
+"""`python -m ddz`: the `ddz` command line."""
+
+import sys
+
+from ddz.cli import main
+
+sys.exit(main())

@@ -1,0 +1,148 @@
+"""Type stubs for the `ddz._ddz` extension module (Rust core, PyO3 bindings).
+
+Hand-written; checked against the compiled module with ``python -m mypy.stubtest ddz._ddz``.
+"""
+
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeAlias, final, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Rules", "Cards", "Move", "MoveList", "PRESETS"]
+
+#: The preset names of RULES.md §3, in table order.
+PRESETS: tuple[str, ...]
+
+#: Anything the bindings accept as cards: canonical or loose text (``"3 4 10 9h"``),
+#: a :class:`Cards`, or a sequence / 1-d integer numpy array of 15 or 16 counts
+#: (slots ``3 4 5 6 7 8 9 T J Q K A 2 X D L``).
+_CardsLike: TypeAlias = str | Cards | Sequence[int] | npt.NDArray[np.integer[Any]]
+
+#: A play: a :class:`Move` that is a reading under the rule set, or cards that
+#: have exactly one reading.
+_PlayLike: TypeAlias = Move | str | Cards | Sequence[int] | npt.NDArray[np.integer[Any]]
+
+@final
+class Cards:
+    """A multiset of cards as a count vector over 3..2, X, D, L."""
+
+    def __new__(cls, cards: _CardsLike) -> Cards: ...
+    @property
+    def counts(self) -> npt.NDArray[np.uint8]:
+        """One count per slot 3 4 5 6 7 8 9 T J Q K A 2 X D L, as numpy uint8."""
+
+    def contains(self, other: _CardsLike) -> bool:
+        """True when every card of `other` is in these cards."""
+
+    def __len__(self) -> int: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+
+@final
+class Move:
+    """One reading of a play."""
+
+    @property
+    def kind(self) -> str:
+        """Kind id of RULES.md §2 ('single', 'pair', ..., 'bomb', 'king_bomb')."""
+
+    @property
+    def cards(self) -> Cards:
+        """The cards actually played (laizi as L)."""
+
+    @property
+    def represents(self) -> Cards:
+        """The cards after each laizi is replaced by what it stands for."""
+
+    @property
+    def rank(self) -> str:
+        """The rank symbol that decides the play's strength."""
+
+    @property
+    def length(self) -> int:
+        """Links of a sequence or plane, cards of a bomb, 1 otherwise."""
+
+    @property
+    def is_bomb(self) -> bool:
+        """Bombs and king bombs."""
+
+    def __len__(self) -> int: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+
+@final
+class MoveList(Sequence[Move]):
+    """The plays of `moves()` / `hint()`: an immutable sequence that keeps the
+    plays in Rust and makes a `Move` object only when one is read."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, key: int, /) -> Move: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> list[Move]: ...
+    def __iter__(self) -> Iterator[Move]: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: None  # type: ignore[assignment]
+    def index(self, item: object) -> int: ...  # type: ignore[override]
+    def count(self, item: object) -> int: ...
+    def counts(self) -> npt.NDArray[np.uint8]:
+        """The cards of every play as a numpy `uint8[len, 16]` array of counts."""
+
+    def cards(self) -> list[Cards]:
+        """The cards of every play, as `Cards`."""
+
+@final
+class Rules:
+    """A rule set: a preset with options, compiled for play."""
+
+    def __new__(cls, preset: str = "classic", **options: Any) -> Rules: ...
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Rules:
+        """A rule set from a dict made by `to_dict()` (every option present)."""
+
+    @staticmethod
+    def from_json(text: str) -> Rules: ...
+    def to_json(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as a plain, JSON-serialisable dict."""
+
+    @property
+    def preset(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def decks(self) -> int: ...
+    @property
+    def laizi(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def kitty(self) -> int: ...
+    @property
+    def set_aside(self) -> int: ...
+    def cards(self, cards: _CardsLike) -> Cards:
+        """Cards checked against this rule set's deck."""
+
+    def classify(self, cards: _CardsLike) -> list[Move]:
+        """Every reading of these cards as one play (empty if none)."""
+
+    def moves(self, hand: _CardsLike, prev: _PlayLike | None = None) -> MoveList:
+        """Every distinct legal play from `hand` (answering `prev` when given)."""
+
+    def count_moves(self, hand: _CardsLike, prev: _PlayLike | None = None) -> int:
+        """`len(moves(hand, prev))`, without building the plays."""
+
+    def hint(self, hand: _CardsLike, prev: _PlayLike | None = None) -> MoveList:
+        """The plays of `moves`, ordered as a game UI suggests them."""
+
+    def beats(self, a: _PlayLike, b: _PlayLike) -> bool:
+        """Does play `a` beat play `b`?"""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: None  # type: ignore[assignment]

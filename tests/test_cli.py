@@ -1,0 +1,206 @@
+"""The `ddz` command line, driven as a subprocess (`python -m ddz ...`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import ddz
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ddz", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def ok(*args: str) -> str:
+    p = run(*args)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""
+    return p.stdout
+
+
+def assert_usage_error(p: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("ddz: error: ")
+    assert "Traceback" not in p.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+# --- moves ----------------------------------------------------------------
+
+
+def test_moves_lead_human() -> None:
+    out = ok("moves", "classic", "33445XD").splitlines()
+    assert out[-1] == "8 plays"
+    rows = [line.split() for line in out[:-1]]
+    assert rows == [
+        ["3", "single", "rank", "3"],
+        ["33", "pair", "rank", "3"],
+        ["4", "single", "rank", "4"],
+        ["44", "pair", "rank", "4"],
+        ["5", "single", "rank", "5"],
+        ["X", "single", "rank", "X"],
+        ["D", "single", "rank", "D"],
+        ["XD", "king_bomb", "rank", "D", "length", "2"],
+    ]
+
+
+def test_moves_columns_are_aligned() -> None:
+    out = ok("moves", "classic", "3334445566XD").splitlines()[:-1]
+    assert any(line.startswith("3334  ") for line in out)
+    kind_col = {line.index(line.split()[1]) for line in out}
+    rank_col = {line.index("rank ") for line in out}
+    assert len(kind_col) == 1
+    assert len(rank_col) == 1
+    trio_single = next(line for line in out if line.split()[0] == "3334")
+    assert trio_single.split() == ["3334", "trio_single", "rank", "3"]
+
+
+def test_moves_follow_human_uses_hint_order() -> None:
+    rules = ddz.Rules("classic")
+    hand = "3456789TJQKA22XD"
+    out = ok("moves", "classic", hand, "--prev", "8").splitlines()
+    assert out[-1].startswith("10 plays")
+    assert [line.split()[0] for line in out[:-1]] == [str(m) for m in rules.hint(hand, "8")]
+
+
+def test_moves_json() -> None:
+    rules = ddz.Rules("two-player")
+    hand = "3334445566XD"
+    data = json.loads(ok("moves", "two-player", hand, "--json"))
+    assert isinstance(data, list)
+    expected = rules.hint(hand)
+    assert len(data) == len(expected) == rules.count_moves(hand)
+    for item, m in zip(data, expected):
+        assert set(item) == {"cards", "kind", "rank", "length", "represents"}
+        assert item == {
+            "cards": str(m.cards),
+            "kind": m.kind,
+            "rank": m.rank,
+            "length": m.length,
+            "represents": str(m.represents),
+        }
+
+
+def test_moves_json_with_prev() -> None:
+    data = json.loads(ok("moves", "classic", "3456789TJQKA", "--prev", "34567", "--json"))
+    assert [d["cards"] for d in data] == [
+        "45678",
+        "56789",
+        "6789T",
+        "789TJ",
+        "89TJQ",
+        "9TJQK",
+        "TJQKA",
+    ]
+    assert {d["kind"] for d in data} == {"straight"}
+    assert {d["length"] for d in data} == {5}
+
+
+def test_moves_loose_card_text() -> None:
+    a = ok("moves", "classic", "3 3 10 t,J+x D 9h", "--json")
+    b = ok("moves", "classic", "339TTJXD", "--json")
+    assert a == b
+
+
+def test_moves_none_and_empty() -> None:
+    assert ok("moves", "classic", "3", "--prev", "XD").splitlines() == [
+        "0 plays beat XD (king_bomb rank D)"
+    ]
+    assert ok("moves", "classic", "").splitlines() == ["0 plays"]
+    assert json.loads(ok("moves", "classic", "3", "--prev", "2", "--json")) == []
+
+
+def test_one_play_is_singular() -> None:
+    assert ok("moves", "classic", "3").splitlines()[-1] == "1 play"
+
+
+# --- classify ---------------------------------------------------------------
+
+
+def test_classify_human() -> None:
+    out = ok("classify", "classic", "333444555666").splitlines()
+    assert out[-1] == "3 readings"
+    assert [line.split() for line in out[:-1]] == [
+        ["333444555666", "trio_straight", "rank", "6", "length", "4"],
+        ["333444555666", "plane_singles", "rank", "5", "length", "3"],
+        ["333444555666", "plane_singles", "rank", "6", "length", "3"],
+    ]
+
+
+def test_classify_json() -> None:
+    data = json.loads(ok("classify", "classic", "3 3 3 4", "--json"))
+    assert data == [
+        {"cards": "3334", "kind": "trio_single", "rank": "3", "length": 1, "represents": "3334"}
+    ]
+
+
+def test_classify_not_a_play() -> None:
+    assert ok("classify", "classic", "34").splitlines() == ["34 is not a play"]
+    assert json.loads(ok("classify", "classic", "34", "--json")) == []
+
+
+def test_classify_other_preset() -> None:
+    data = json.loads(ok("classify", "four-player", "XXDD", "--json"))
+    assert [(d["kind"], d["rank"], d["length"]) for d in data] == [("king_bomb", "D", 4)]
+
+
+# --- errors -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["moves", "nope", "33"], ["nope", "classic", "two-player", "six-player-teams"]),
+        (["classify", "nope", "33"], ["nope", "classic"]),
+        (["moves", "classic", "3z"], ["'z'"]),
+        (["moves", "classic", "33333"], ["'3'", "copies"]),
+        (["moves", "classic", "XX"], ["'X'"]),
+        (["moves", "classic", "3L"], ["'L'"]),
+        (["classify", "classic", "9H"], ["'H'"]),
+        (["classify", "two-player", "DD"], ["'D'"]),
+        (["classify", "laizi", "3L"], ["'L'"]),
+        (["moves", "classic", "33", "--prev", "34"], ["--prev", "34", "not a play"]),
+        (["moves", "classic", "33", "--prev", ""], ["--prev"]),
+        (["moves", "classic", "33", "--prev", "3q?"], ["--prev", "'?'"]),
+        (["moves", "classic", "33", "--prev", "333444555666"], ["--prev", "3 readings"]),
+        (["moves", "classic", "33", "--prev", "XXDD"], ["--prev", "'X'"]),
+        ([], ["command"]),
+        (["bogus"], ["bogus"]),
+        (["moves", "classic"], ["HAND"]),
+        (["classify"], ["PRESET"]),
+        (["moves", "classic", "33", "--bad-flag"], ["--bad-flag"]),
+        (["moves", "classic", "33", "--prev"], ["--prev"]),
+    ],
+)
+def test_errors_are_one_line_exit_2(args: list[str], needles: list[str]) -> None:
+    assert_usage_error(run(*args), *needles)
+
+
+def test_help_and_version() -> None:
+    out = ok("--help")
+    assert "moves" in out and "classify" in out
+    assert "--prev" in ok("moves", "--help")
+    assert ddz.__version__ in ok("--version")
+
+
+def test_main_callable_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz.cli import main
+
+    assert main(["classify", "classic", "XD"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 reading"
+    assert main(["classify", "classic", "XX"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ddz: error: ") and err.count("\n") == 1
