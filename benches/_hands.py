@@ -137,15 +137,16 @@ def bench_cases(rules: ddz.Rules, size: int) -> list[Case]:
     return make_cases(rules, BENCH_HANDS, size, BENCH_SEED)
 
 
-def ddz_moves(rules: ddz.Rules, cases, follow: bool = False) -> int:
-    """``rules.moves`` over every case (leads, or answers to ``case.prev``); total plays."""
+def ddz_moves(rules: ddz.Rules, cases, follow: bool = False, materialize: bool = False) -> int:
+    """``rules.moves`` over every case (leads, or answers to ``case.prev``); total plays.
+
+    With ``materialize``, every play is also turned into a ``Move`` object
+    (``list(rules.moves(...))``), as code that walks all plays does.
+    """
     n = 0
-    if follow:
-        for c in cases:
-            n += len(rules.moves(c.hand, c.prev))
-    else:
-        for c in cases:
-            n += len(rules.moves(c.hand))
+    for c in cases:
+        plays = rules.moves(c.hand, c.prev) if follow else rules.moves(c.hand)
+        n += len(list(plays)) if materialize else len(plays)
     return n
 
 

@@ -97,7 +97,7 @@ def main() -> None:
     )
     print()
     header = (
-        f"{'operation':<24}{'ddz µs':>10}{'DouZero µs':>12}{'ratio':>9}"
+        f"{'operation':<26}{'ddz µs':>10}{'DouZero µs':>12}{'ratio':>9}"
         f"{'plays ddz':>11}{'plays DouZero':>15}"
     )
     print(header)
@@ -109,6 +109,7 @@ def main() -> None:
             follow = mode == "follow"
             ops = {
                 "moves": lambda c=cases, f=follow: ddz_moves(rules, c, f),
+                "list(moves)": lambda c=cases, f=follow: ddz_moves(rules, c, f, True),
                 "count_moves": lambda c=cases, f=follow: ddz_count(rules, c, f),
             }
             if have_douzero:
@@ -119,7 +120,7 @@ def main() -> None:
             plays = ddz_moves(rules, cases, follow) / n
             dz_us = best["douzero"] / n * 1e6 if have_douzero else None
             dz_plays = douzero_moves(cases, follow) / n if have_douzero else None
-            for name in ("moves", "count_moves"):
+            for name in ("moves", "list(moves)", "count_moves"):
                 us = best[name] / n * 1e6
                 cells = (
                     (f"{dz_us:>12.1f}{dz_us / us:>8.1f}x", f"{dz_plays:>15.1f}")
@@ -127,7 +128,7 @@ def main() -> None:
                     else (f"{'n/a':>12}{'n/a':>9}", f"{'n/a':>15}")
                 )
                 label = f"{mode} {size} {name}"
-                print(f"{label:<24}{us:>10.2f}{cells[0]}{plays:>11.1f}{cells[1]}")
+                print(f"{label:<26}{us:>10.2f}{cells[0]}{plays:>11.1f}{cells[1]}")
     print()
     print(
         "ratio = DouZero time / ddz time.  DouZero's column is MovesGener(hand).gen_moves()"

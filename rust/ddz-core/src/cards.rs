@@ -73,14 +73,25 @@ impl Cards {
         self.0.iter().zip(other.0.iter()).all(|(a, b)| a >= b)
     }
 
-    /// Bit `r` set when rank `r` holds at least `n` cards.
+    /// Bit `r` set when rank `r` holds at least `n` cards (`1 <= n <= 128`).
     #[inline]
     pub fn mask_at_least(&self, n: u8) -> u32 {
-        let mut m = 0u32;
-        for (r, &c) in self.0.iter().enumerate() {
-            m |= ((c >= n) as u32) << r;
+        // Per byte lane of a u64: (c mod 128) + (128 - n) sets the top bit when
+        // c mod 128 >= n, without carrying into the next lane; a count of 128
+        // or more has the top bit already.
+        const TOP: u64 = 0x8080_8080_8080_8080;
+        let bias = u64::from_le_bytes([128 - n.clamp(1, 128); 8]);
+        let mut out = 0u32;
+        for half in 0..2 {
+            let mut lanes = [0u8; 8];
+            lanes.copy_from_slice(&self.0[8 * half..8 * half + 8]);
+            let v = u64::from_le_bytes(lanes);
+            let tops = ((v & !TOP).wrapping_add(bias) | (v & TOP)) & TOP;
+            // Gather the 8 top bits into one byte.
+            let byte = (tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            out |= (byte as u32) << (8 * half);
         }
-        m
+        out
     }
 
     /// Number of distinct ranks present.
@@ -245,6 +256,19 @@ mod tests {
             "a suit letter alone is not a card"
         );
         assert!(Cards::parse("XH").is_err(), "jokers carry no suit");
+    }
+
+    #[test]
+    fn mask_at_least_matches_a_plain_loop() {
+        let mut c = Cards::EMPTY;
+        for slot in 0..SLOTS {
+            c.0[slot] = ((slot * 7) % 17) as u8;
+        }
+        c.0[3] = 255;
+        for n in 1..=20u8 {
+            let want = (0..SLOTS).fold(0u32, |m, r| m | (((c.0[r] >= n) as u32) << r));
+            assert_eq!(c.mask_at_least(n), want, "n = {n}");
+        }
     }
 
     #[test]

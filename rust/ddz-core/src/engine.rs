@@ -53,6 +53,8 @@ pub struct Engine {
     pub(crate) pair_slots: u32,
     /// Most copies of one rank a non-bomb may hold (3 under `no_bomb_inside`).
     pub(crate) wing_cap: u8,
+    /// How many of each slot the deck holds.
+    copies: [u8; SLOTS],
 }
 
 impl Engine {
@@ -108,7 +110,9 @@ impl Engine {
             pair_slots |= (1 << SMALL_JOKER) | (1 << BIG_JOKER);
         }
         let wing_cap = if rules.no_bomb_inside { 3 } else { u8::MAX };
+        let copies = std::array::from_fn(|slot| rules.copies(slot));
         Ok(Engine {
+            copies,
             specs,
             links,
             king_power,
@@ -128,6 +132,14 @@ impl Engine {
 
     /// Check that `cards` could come from this rule set's deck.
     pub fn check_cards(&self, cards: &Cards) -> Result<(), CardError> {
+        if cards
+            .0
+            .iter()
+            .zip(self.copies.iter())
+            .all(|(have, most)| have <= most)
+        {
+            return Ok(());
+        }
         for (slot, &have) in cards.0.iter().enumerate() {
             let most = self.rules.copies(slot);
             if have > most {

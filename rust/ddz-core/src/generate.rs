@@ -115,10 +115,8 @@ impl Engine {
             },
         };
         let mut at_least = [0u32; 5];
-        for (r, &n) in hand.0.iter().enumerate() {
-            for (g, mask) in at_least.iter_mut().enumerate().skip(1) {
-                *mask |= ((n as usize >= g) as u32) << r;
-            }
+        for (g, mask) in at_least.iter_mut().enumerate().skip(1) {
+            *mask = hand.mask_at_least(g as u8);
         }
         let mut walk = Walk {
             engine: self,
@@ -255,6 +253,11 @@ impl<S: Sink> Walk<'_, S> {
 
     /// Emit the plays of one body: bare, or with every legal set of wings.
     fn body(&mut self, spec: &Spec, body_mask: u32, top: usize, links: usize) {
+        if S::COUNTING && !spec.consecutive_wings {
+            let n = self.count_wings(spec, body_mask, links);
+            self.sink.add(n);
+            return;
+        }
         let mut body = Cards::EMPTY;
         let mut m = body_mask;
         while m != 0 {
@@ -268,6 +271,27 @@ impl<S: Sink> Walk<'_, S> {
             Wing::None => self.sink.push(play),
             Wing::Single => self.single_wings(play, body_mask, wings),
             Wing::Pair => self.pair_wings(play, body_mask, wings, spec.consecutive_wings),
+        }
+    }
+
+    /// The number of ways to add wings to one body (1 for a bare body).
+    fn count_wings(&self, spec: &Spec, body_mask: u32, links: usize) -> u64 {
+        let wings = links * spec.wings_per_link as usize;
+        match spec.wing {
+            Wing::None => 1,
+            Wing::Single => {
+                let eligible = self.at_least[1] & SINGLE_SLOTS & !body_mask;
+                if wings == 1 {
+                    eligible.count_ones() as u64
+                } else {
+                    let no_rocket = !self.engine.rules().rocket_as_kickers;
+                    self.count_single_wings(eligible, wings, no_rocket)
+                }
+            }
+            Wing::Pair => {
+                let eligible = self.at_least[2] & self.engine.pair_slots & !body_mask;
+                binomial(eligible.count_ones() as u64, wings as u64)
+            }
         }
     }
 
@@ -323,9 +347,17 @@ impl<S: Sink> Walk<'_, S> {
     /// most `min(count, wing_cap)` times: the t^wings coefficient of
     /// ∏ (1 + t + … + t^cap).
     fn count_single_wings(&self, eligible: u32, wings: usize, no_rocket: bool) -> u64 {
+        if wings == 2 && self.engine.wing_cap >= 2 {
+            // Two distinct ranks, or two of one rank; minus X+D if barred.
+            let e = eligible.count_ones() as u64;
+            let doubles = (eligible & self.at_least[2]).count_ones() as u64;
+            let rocket = (no_rocket && eligible & JOKERS == JOKERS) as u64;
+            return e * e.saturating_sub(1) / 2 + doubles - rocket;
+        }
         let cap = |r: usize| self.hand.get(r).min(self.engine.wing_cap) as usize;
-        let mut poly = [0u64; 32];
-        let n = wings.min(31);
+        // At most 14 links carry one wing each, so degree 15 is enough.
+        let mut poly = [0u64; 16];
+        let n = wings.min(15);
         poly[0] = 1;
         let mut m = eligible & !JOKERS;
         while m != 0 {
@@ -490,7 +522,7 @@ fn at_or_below(rank: u8) -> u32 {
 
 /// Multiply a truncated power series (degrees `0..=n`) by `1 + t + … + t^cap`.
 #[inline]
-fn multiply_run(poly: &mut [u64; 32], n: usize, cap: usize) {
+fn multiply_run(poly: &mut [u64; 16], n: usize, cap: usize) {
     if cap == 0 {
         return;
     }
