@@ -171,7 +171,7 @@ def test_classify_other_preset() -> None:
         (["moves", "classic", "3L"], ["'L'"]),
         (["classify", "classic", "9H"], ["'H'"]),
         (["classify", "two-player", "DD"], ["'D'"]),
-        (["classify", "laizi", "3L"], ["'L'"]),
+        (["classify", "laizi", "3LLL"], ["'L'", "copies"]),
         (["moves", "classic", "33", "--prev", "34"], ["--prev", "34", "not a play"]),
         (["moves", "classic", "33", "--prev", ""], ["--prev"]),
         (["moves", "classic", "33", "--prev", "3q?"], ["--prev", "'?'"]),

@@ -86,5 +86,74 @@ fn bench_classic(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_classic);
+/// Laizi hands holding two `L`, against the same hands with the two laizi
+/// replaced by natural cards from the rest of the deck.
+fn bench_laizi(c: &mut Criterion) {
+    let engine = Engine::new(Rules::preset("laizi").unwrap()).unwrap();
+    for size in [17, 20] {
+        let mut state = 99 + size as u64;
+        let with_laizi = hands(&engine, size, 200, 5 + size as u64)
+            .into_iter()
+            .map(|mut h| {
+                // Make sure each hand holds exactly two laizi.
+                while h.get(15) < 2 {
+                    let r = (next(&mut state) % 15) as usize;
+                    if h.0[r] > 0 {
+                        h.0[r] -= 1;
+                        h.0[15] += 1;
+                    }
+                }
+                while h.get(15) > 2 {
+                    let r = (next(&mut state) % 13) as usize;
+                    if h.0[r] < 4 {
+                        h.0[r] += 1;
+                        h.0[15] -= 1;
+                    }
+                }
+                h
+            })
+            .collect::<Vec<_>>();
+        let natural: Vec<Cards> = with_laizi
+            .iter()
+            .map(|h| {
+                let mut n = *h;
+                n.0[15] = 0;
+                while n.len() < h.len() {
+                    let r = (next(&mut state) % 13) as usize;
+                    if n.0[r] < 4 {
+                        n.0[r] += 1;
+                    }
+                }
+                n
+            })
+            .collect();
+        let mut group = c.benchmark_group(format!("laizi-{size}"));
+        group.throughput(Throughput::Elements(with_laizi.len() as u64));
+        let mut buf = Vec::with_capacity(1 << 16);
+        for (name, set) in [
+            ("lead moves, two laizi", &with_laizi),
+            ("lead moves, naturals", &natural),
+        ] {
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    for h in set.iter() {
+                        engine.moves_into(black_box(h), None, &mut buf);
+                        black_box(buf.len());
+                    }
+                })
+            });
+        }
+        let plays = |set: &[Cards]| {
+            set.iter().map(|h| engine.count_moves(h, None)).sum::<u64>() as f64 / set.len() as f64
+        };
+        println!(
+            "laizi-{size}: {:.0} plays per hand with two laizi, {:.0} with naturals",
+            plays(&with_laizi),
+            plays(&natural)
+        );
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench_classic, bench_laizi);
 criterion_main!(benches);

@@ -52,6 +52,12 @@ impl Cards {
         Cards(v.to_le_bytes())
     }
 
+    /// True when any card other than a laizi is present.
+    #[inline]
+    pub fn has_naturals(&self) -> bool {
+        u128::from_le_bytes(self.0) & ((1u128 << (8 * LAIZI)) - 1) != 0
+    }
+
     #[inline]
     pub fn get(&self, rank: usize) -> u8 {
         self.0[rank]

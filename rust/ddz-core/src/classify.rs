@@ -12,7 +12,11 @@ impl Engine {
     pub fn classify(&self, cards: &Cards) -> Vec<Move> {
         let mut out = Vec::new();
         let n = cards.len();
-        if n == 0 || cards.get(LAIZI) > 0 {
+        if n == 0 {
+            return out;
+        }
+        if cards.get(LAIZI) > 0 {
+            self.classify_laizi(cards, &mut out);
             return out;
         }
         let small = cards.get(SMALL_JOKER);
@@ -44,7 +48,13 @@ impl Engine {
     /// Is `m` one of the readings of its cards under these rules? Checks the
     /// one body its kind, rank and length name, not every reading.
     pub fn is_reading(&self, m: &Move) -> bool {
-        if m.represents != m.cards || self.check_playable(&m.cards).is_err() {
+        if self.check_playable(&m.cards).is_err() {
+            return false;
+        }
+        if m.cards.get(LAIZI) > 0 {
+            return self.classify(&m.cards).contains(m);
+        }
+        if m.represents != m.cards {
             return false;
         }
         let joker_trio = m.kind == Kind::TrioPair && m.rank as usize >= SMALL_JOKER;

@@ -158,14 +158,9 @@ impl Engine {
         Ok(())
     }
 
-    /// Check that `cards` can be classified or played from: from the deck,
-    /// and without laizi until substitution is built.
+    /// Check that `cards` can be classified or played from (from the deck).
     pub fn check_playable(&self, cards: &Cards) -> Result<(), CardError> {
-        self.check_cards(cards)?;
-        if cards.get(LAIZI) > 0 {
-            return Err(CardError::LaiziUnsupported);
-        }
-        Ok(())
+        self.check_cards(cards)
     }
 
     /// Parse card text and check it against the deck.

@@ -7,16 +7,8 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CardError {
     Parse(ParseError),
-    TooManyCopies {
-        symbol: char,
-        have: u8,
-        most: u8,
-    },
-    LaiziNotInRules {
-        preset: String,
-    },
-    /// Laizi substitution is not implemented yet.
-    LaiziUnsupported,
+    TooManyCopies { symbol: char, have: u8, most: u8 },
+    LaiziNotInRules { preset: String },
 }
 
 impl From<ParseError> for CardError {
@@ -36,10 +28,6 @@ impl fmt::Display for CardError {
             CardError::LaiziNotInRules { preset } => write!(
                 f,
                 "laizi 'L' is not part of the {preset:?} deck (only the laizi preset has wild cards)"
-            ),
-            CardError::LaiziUnsupported => write!(
-                f,
-                "plays holding laizi 'L' are not supported yet: laizi substitution is still being built"
             ),
         }
     }

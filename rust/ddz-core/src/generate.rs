@@ -6,7 +6,7 @@
 //! without enumeration (a small polynomial product) when only the number of
 //! plays is wanted.
 
-use crate::cards::{Cards, BIG_JOKER, SMALL_JOKER, TWO};
+use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::engine::{Engine, Spec, Wing};
 use crate::play::{Kind, Move};
 
@@ -51,7 +51,7 @@ const JOKERS: u32 = (1 << SMALL_JOKER) | (1 << BIG_JOKER);
 
 /// What a follow must beat.
 #[derive(Clone, Copy)]
-enum Target {
+pub(crate) enum Target {
     /// A lead: every play.
     Lead,
     /// Same kind and length, stronger; or any bomb.
@@ -62,6 +62,48 @@ enum Target {
     },
     /// Only stronger bombs.
     Bomb { power: u16 },
+}
+
+impl Target {
+    pub(crate) fn of(engine: &Engine, prev: Option<&Move>) -> Target {
+        match prev {
+            None => Target::Lead,
+            Some(p) if p.kind.is_bomb() => Target::Bomb {
+                power: engine.power(p),
+            },
+            Some(p) => Target::Play {
+                kind: p.kind,
+                length: p.length,
+                strength: engine.strength(p.kind, p.rank, p.length),
+            },
+        }
+    }
+
+    /// Bombs must beat this power (0: every bomb).
+    pub(crate) fn min_power(self) -> u16 {
+        match self {
+            Target::Bomb { power } => power,
+            _ => 0,
+        }
+    }
+
+    /// Does `m` answer this target? (Used where plays are not walked in order.)
+    pub(crate) fn admits(self, engine: &Engine, m: &Move) -> bool {
+        match self {
+            Target::Lead => true,
+            Target::Bomb { power } => m.kind.is_bomb() && engine.power(m) > power,
+            Target::Play {
+                kind,
+                length,
+                strength,
+            } => {
+                m.kind.is_bomb()
+                    || m.kind == kind
+                        && m.length == length
+                        && engine.strength(m.kind, m.rank, m.length) > strength
+            }
+        }
+    }
 }
 
 struct Walk<'a, S: Sink> {
@@ -103,17 +145,11 @@ impl Engine {
 
     /// Walk every play of `hand` answering `prev` into `sink`.
     pub fn generate<S: Sink>(&self, hand: &Cards, prev: Option<&Move>, sink: &mut S) {
-        let target = match prev {
-            None => Target::Lead,
-            Some(p) if p.kind.is_bomb() => Target::Bomb {
-                power: self.power(p),
-            },
-            Some(p) => Target::Play {
-                kind: p.kind,
-                length: p.length,
-                strength: self.strength(p.kind, p.rank, p.length),
-            },
-        };
+        let target = Target::of(self, prev);
+        if hand.get(LAIZI) > 0 {
+            self.generate_laizi(hand, target, sink);
+            return;
+        }
         let mut at_least = [0u32; 5];
         for (g, mask) in at_least.iter_mut().enumerate().skip(1) {
             *mask = hand.mask_at_least(g as u8);
@@ -125,10 +161,7 @@ impl Engine {
             size: hand.len(),
             sink,
         };
-        let min_power = match target {
-            Target::Bomb { power } => power,
-            _ => 0,
-        };
+        let min_power = target.min_power();
         match target {
             Target::Lead => {
                 for spec in &self.specs {
@@ -496,21 +529,31 @@ impl<S: Sink> Walk<'_, S> {
                 }
             }
         }
-        let small = self.hand.get(SMALL_JOKER);
-        let big = self.hand.get(BIG_JOKER);
-        if small + big < 2 {
-            return;
+        for m in e.king_bomb_moves(&self.hand, min_power) {
+            self.sink.push(m);
         }
-        for k in &e.rules().king_bombs {
-            if k.small <= small && k.big <= big && e.king_power(k.small, k.big) > min_power {
-                let mut cards = Cards::EMPTY;
-                cards.0[SMALL_JOKER] = k.small;
-                cards.0[BIG_JOKER] = k.big;
-                let rank = if k.big > 0 { BIG_JOKER } else { SMALL_JOKER };
-                self.sink
-                    .push(Move::new(Kind::KingBomb, rank, k.small + k.big, cards));
+    }
+}
+
+impl Engine {
+    /// The king bombs `hand` holds that are stronger than `min_power`.
+    pub(crate) fn king_bomb_moves(
+        &self,
+        hand: &Cards,
+        min_power: u16,
+    ) -> impl Iterator<Item = Move> + '_ {
+        let small = hand.get(SMALL_JOKER);
+        let big = hand.get(BIG_JOKER);
+        self.rules().king_bombs.iter().filter_map(move |k| {
+            if k.small > small || k.big > big || self.king_power(k.small, k.big) <= min_power {
+                return None;
             }
-        }
+            let cards = Cards::EMPTY
+                .plus(SMALL_JOKER, k.small)
+                .plus(BIG_JOKER, k.big);
+            let rank = if k.big > 0 { BIG_JOKER } else { SMALL_JOKER };
+            Some(Move::new(Kind::KingBomb, rank, k.small + k.big, cards))
+        })
     }
 }
 

@@ -18,6 +18,7 @@ mod classify;
 mod engine;
 pub mod error;
 mod generate;
+mod laizi;
 pub mod play;
 pub mod rules;
 

@@ -74,8 +74,14 @@ pub fn sub_hands(hand: &Cards) -> Vec<Cards> {
 }
 
 /// Every reading of every sub-multiset of `hand`: the oracle's lead set.
+/// Laizi alone are a play only when the hand holds nothing else (RULES §5).
 pub fn oracle_leads(e: &Engine, hand: &Cards) -> Vec<Move> {
-    sub_hands(hand).iter().flat_map(|c| e.classify(c)).collect()
+    let all_laizi = hand.len() == hand.get(15) as usize;
+    sub_hands(hand)
+        .iter()
+        .filter(|c| all_laizi || c.len() > c.get(15) as usize)
+        .flat_map(|c| e.classify(c))
+        .collect()
 }
 
 /// Check the generator against the oracle for a lead and for follows of
