@@ -11,10 +11,10 @@ The rules of play live in a Rust core; this package is its Python face::
 
 from collections.abc import Sequence
 
-from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules
+from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules, default_threads
 
 # MoveList implements the whole read-only sequence protocol.
 Sequence.register(MoveList)
 
-__all__ = ["PRESETS", "Cards", "Move", "MoveList", "Rules", "__version__"]
+__all__ = ["PRESETS", "Cards", "Move", "MoveList", "Rules", "default_threads", "__version__"]
 __version__ = "0.1.0"

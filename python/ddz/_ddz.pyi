@@ -9,10 +9,13 @@ from typing import Any, TypeAlias, final, overload
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Rules", "Cards", "Move", "MoveList", "PRESETS"]
+__all__ = ["Rules", "Cards", "Move", "MoveList", "PRESETS", "default_threads"]
 
 #: The preset names of RULES.md §3, in table order.
 PRESETS: tuple[str, ...]
+
+def default_threads() -> int:
+    """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core."""
 
 #: Anything the bindings accept as cards: canonical or loose text (``"3 4 10 9h"``),
 #: a :class:`Cards`, or a sequence / 1-d integer numpy array of 15 or 16 counts
@@ -139,6 +142,22 @@ class Rules:
 
     def hint(self, hand: _CardsLike, prev: _PlayLike | None = None) -> MoveList:
         """The plays of `moves`, ordered as a game UI suggests them."""
+
+    def count_moves_batch(
+        self,
+        hands: npt.NDArray[np.uint8],
+        prevs: Sequence[_PlayLike | None] | npt.NDArray[np.uint8] | None = None,
+        threads: int | None = None,
+    ) -> npt.NDArray[np.int64]:
+        """`count_moves` for every row of a `uint8[N, 16]` array, on `threads` cores."""
+
+    def moves_batch(
+        self,
+        hands: npt.NDArray[np.uint8],
+        prevs: Sequence[_PlayLike | None] | npt.NDArray[np.uint8] | None = None,
+        threads: int | None = None,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+        """Every row's plays in CSR layout: `(offsets int64[N+1], plays uint8[M, 16])`."""
 
     def beats(self, a: _PlayLike, b: _PlayLike) -> bool:
         """Does play `a` beat play `b`?"""

@@ -13,6 +13,7 @@
 //! assert!(answers.is_empty()); // 3334 and 4445 are both below 8889
 //! ```
 
+pub mod batch;
 pub mod cards;
 mod classify;
 mod engine;

@@ -1,13 +1,21 @@
 //! Python bindings of `ddz-core`: conversions at the boundary, no game logic.
 
+mod batch;
 mod convert;
 mod movelist;
 mod types;
 
 use pyo3::prelude::*;
 
+/// Threads the batch APIs use when none are named: `DDZ_NUM_THREADS`, else every core.
+#[pyfunction]
+fn default_threads() -> usize {
+    ddz_core::batch::default_threads()
+}
+
 #[pymodule]
 fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_class::<types::PyRules>()?;
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;

@@ -290,6 +290,34 @@ impl PyRules {
         Ok(MoveList::new(self.engine.hint(&hand, prev.as_ref())))
     }
 
+    /// Counts for a batch of hands (numpy `uint8[N, 16]`) -> `int64[N]`.
+    #[pyo3(signature = (hands, prevs = None, threads = None))]
+    fn count_moves_batch<'py>(
+        &self,
+        py: Python<'py>,
+        hands: &Bound<'py, PyAny>,
+        prevs: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, numpy::PyArray1<i64>>> {
+        crate::batch::count_moves_batch(py, &self.engine, hands, prevs, threads)
+    }
+
+    /// Plays for a batch of hands in CSR layout: `(offsets int64[N+1], plays uint8[M, 16])`.
+    #[pyo3(signature = (hands, prevs = None, threads = None))]
+    #[allow(clippy::type_complexity)]
+    fn moves_batch<'py>(
+        &self,
+        py: Python<'py>,
+        hands: &Bound<'py, PyAny>,
+        prevs: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<(
+        Bound<'py, numpy::PyArray1<i64>>,
+        Bound<'py, numpy::PyArray2<u8>>,
+    )> {
+        crate::batch::moves_batch(py, &self.engine, hands, prevs, threads)
+    }
+
     /// Does play `a` beat play `b`?
     fn beats(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
         let a = play_from(&self.engine, a)?;
