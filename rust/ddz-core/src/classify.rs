@@ -94,22 +94,30 @@ impl Engine {
 
     fn classify_spec(&self, spec: &Spec, cards: &Cards, n: usize, out: &mut Vec<Move>) {
         let g = spec.group as usize;
+        let wing_size = match spec.wing {
+            Wing::None => 0,
+            Wing::Single => 1,
+            Wing::Pair => 2,
+        };
+        // A play of this kind with `links` links holds exactly this many cards.
+        let size = |links: usize| links * (g + spec.wings_per_link as usize * wing_size);
         if spec.is_chain() {
             for links in spec.min_links as usize..=spec.max_links as usize {
-                if links * g > n {
-                    break;
+                if size(links) != n {
+                    continue;
                 }
                 for start in 0..self.links.len() {
                     if !self.window_ok(spec.kind, start, links) {
                         continue;
                     }
-                    let ranks: Vec<usize> = (start..start + links)
-                        .map(|p| self.links[p] as usize)
-                        .collect();
-                    self.try_body(spec, cards, &ranks, links, out);
+                    let mut ranks = [0usize; 16];
+                    for (i, &r) in self.links[start..start + links].iter().enumerate() {
+                        ranks[i] = r as usize;
+                    }
+                    self.try_body(spec, cards, &ranks[..links], links, out);
                 }
             }
-        } else {
+        } else if size(1) == n {
             for rank in 0..=BIG_JOKER {
                 if self.body_slot_ok(g, rank) {
                     self.try_body(spec, cards, &[rank], 1, out);
