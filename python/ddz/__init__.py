@@ -9,6 +9,8 @@ The rules of play live in a Rust core; this package is its Python face::
     rules.moves(hand, "8889")      # every play that beats 8889
 """
 
+from __future__ import annotations
+
 from collections.abc import Sequence
 
 from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules, default_threads
@@ -16,5 +18,33 @@ from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules, default_threads
 # MoveList implements the whole read-only sequence protocol.
 Sequence.register(MoveList)
 
-__all__ = ["PRESETS", "Cards", "Move", "MoveList", "Rules", "default_threads", "__version__"]
+from ddz import agents  # noqa: E402
+from ddz.game import PASS, Game, IllegalAction  # noqa: E402
+
+
+def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
+    """Play one deal to the end, one agent per seat; returns the finished Game."""
+    game = Game(rules, seed=seed)
+    if len(agents) != game.rules.players:
+        raise ValueError(f"{game.rules.preset!r} needs {game.rules.players} agents")
+    while game.phase != "over":
+        seat = game.to_act
+        game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
+    return game
+
+
+__all__ = [
+    "PASS",
+    "PRESETS",
+    "Cards",
+    "Game",
+    "IllegalAction",
+    "Move",
+    "MoveList",
+    "Rules",
+    "agents",
+    "default_threads",
+    "play",
+    "__version__",
+]
 __version__ = "0.1.0"

@@ -1,0 +1,198 @@
+"""Game flow of the one-landlord presets: whole deals, scoring, secrets, replay."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import ddz
+from ddz.agents import GreedyAgent, RandomAgent
+from ddz.game import FLOWS
+
+PLAYABLE = list(FLOWS)
+DEALS_PER_PRESET = 250  # x2 agent kinds x4 presets: 2,000 deals per test run
+
+
+def finish(game: ddz.Game, agents: list) -> ddz.Game:
+    while game.phase != "over":
+        seat = game.to_act
+        game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
+    return game
+
+
+@pytest.mark.parametrize("preset", PLAYABLE)
+def test_random_and_greedy_deals_finish_and_score_to_zero(preset: str) -> None:
+    n = ddz.Rules(preset).players
+    for seed in range(DEALS_PER_PRESET):
+        for agents in ([RandomAgent(seed * 10 + i) for i in range(n)], [GreedyAgent()] * n):
+            g = finish(ddz.Game(preset, seed=seed), agents)
+            result = g.result
+            assert result is not None and sum(result["scores"]) == 0
+            winner = next(s for s in range(n) if not g.hands[s])
+            assert winner in result["winners"]
+            assert (g.landlord in result["winners"]) == (result["winners"] == [g.landlord])
+            stake = 1
+            for _, factor in result["events"]:
+                stake *= factor
+            assert result["multiplier"] == stake
+            sign = 1 if g.landlord in result["winners"] else -1
+            assert result["scores"][g.landlord] == sign * stake * (n - 1)
+            assert all(result["scores"][s] == -sign * stake for s in range(n) if s != g.landlord)
+
+
+@pytest.mark.parametrize("preset", PLAYABLE)
+def test_same_seed_same_record_and_json_replays(preset: str) -> None:
+    n = ddz.Rules(preset).players
+    for seed in range(20):
+        a = ddz.play(preset, [RandomAgent(seed + i) for i in range(n)], seed=seed)
+        b = ddz.play(preset, [RandomAgent(seed + i) for i in range(n)], seed=seed)
+        assert a.to_json() == b.to_json()
+        again = ddz.Game.from_json(a.to_json())
+        assert again.to_json() == a.to_json()
+        assert again.result == a.result
+        json.dumps(a.result)
+
+
+def deal_for_classic_example() -> dict:
+    landlord = "3333 4444 X D 5 7 8 9 T J Q"
+    kitty = "KKK"
+    deck = [r for r in "3456789TJQKA2" for _ in range(4)] + ["X", "D"]
+    for c in (landlord + kitty).replace(" ", ""):
+        deck.remove(c)
+    deck.remove("6")
+    seat1 = ["6"] + deck[:16]
+    seat2 = deck[16:]
+    return {"hands": [landlord, "".join(seat1), "".join(seat2)], "kitty": kitty, "first": 0}
+
+
+def test_classic_seed_example_bid_3_two_bombs_and_a_rocket() -> None:
+    g = ddz.Game("classic", deal=deal_for_classic_example())
+    script = ["bid:3", "5", "6", "pass", "3333", "pass", "pass", "4444", "pass", "pass"]
+    script += ["XD", "pass", "pass", "789TJQ", "pass", "pass", "KKK"]
+    for action in script:
+        g.step(action)
+    assert g.phase == "over"
+    assert g.result["events"] == [["bid", 3], ["bomb", 2], ["bomb", 2], ["rocket", 2]]
+    assert g.result["multiplier"] == 24
+    assert g.result["scores"] == [48, -24, -24]
+
+
+def test_spring_doubles_when_the_farmers_never_play() -> None:
+    g = ddz.Game("classic", deal=deal_for_classic_example())
+    script = ["bid:1", "pass", "pass", "3333", "pass", "pass", "4444", "pass", "pass", "XD"]
+    script += ["pass", "pass", "789TJQK", "pass", "pass", "KK", "pass", "pass", "5"]
+    for action in script:
+        g.step(action)
+    assert g.phase == "over"
+    assert g.result["events"][-1] == ["spring", 2]
+    assert g.result["scores"] == [2 * 16, -16, -16]
+
+
+def test_illegal_actions_leave_the_game_unchanged() -> None:
+    rng = random.Random(5)
+    for preset in PLAYABLE:
+        n = ddz.Rules(preset).players
+        g = ddz.Game(preset, seed=11)
+        agents = [RandomAgent(i) for i in range(n)]
+        tries = ["bid:9", "call", "kick", "3", "XD", "2222", "333444555666", "zz", 7, None]
+        while g.phase != "over":
+            before = g.to_json()
+            bad = rng.choice(tries)
+            legal = g.legal_actions()
+            if bad not in legal and not any(str(m) == str(bad) for m in legal):
+                with pytest.raises(ddz.IllegalAction):
+                    g.step(bad)
+                assert g.to_json() == before
+            g.step(agents[g.to_act].act(g.observation(g.to_act), legal))
+        with pytest.raises(ddz.IllegalAction, match="over"):
+            g.step("pass")
+
+
+def test_leading_cannot_pass_and_a_follow_must_beat() -> None:
+    g = ddz.Game("classic", deal=deal_for_classic_example())
+    g.step("bid:3")
+    with pytest.raises(ddz.IllegalAction, match="not allowed"):
+        g.step("pass")
+    g.step("Q")
+    with pytest.raises(ddz.IllegalAction, match="does not beat"):
+        g.step("6")
+    with pytest.raises(ddz.IllegalAction, match="does not hold"):
+        g.step("3333")
+
+
+def swap_hidden_cards(game: ddz.Game, viewer: int, rng: random.Random) -> bool:
+    """Swap two cards of different ranks between hidden places (two other
+    seats' hands, or another hand and the untaken kitty); True if it could."""
+    places = [game.hands[s] for s in range(game.rules.players) if s != viewer]
+    if not game.kitty_taken:
+        places.append(game.kitty)
+    places.append(game.deals[-1].set_aside)  # two-player's unseen cards
+    places = [p for p in places if p]
+    if len(places) < 2:
+        return False
+    for _ in range(20):
+        a, b = rng.sample(places, 2)
+        i, j = rng.randrange(len(a)), rng.randrange(len(b))
+        if a[i][0] != b[j][0]:
+            a[i], b[j] = b[j], a[i]
+            return True
+    return False
+
+
+@pytest.mark.parametrize("preset", PLAYABLE)
+def test_observations_hold_no_secret(preset: str) -> None:
+    # What a seat sees must not change when cards it cannot see move between
+    # other hands (and the untaken kitty): then it carries none of them.
+    rules = ddz.Rules(preset)
+    n = rules.players
+    kitty_shown = FLOWS[preset]["kitty_shown"]
+    rng = random.Random(preset)
+    for seed in range(60):
+        g = ddz.Game(preset, seed=seed)
+        agents = [RandomAgent(seed + i) for i in range(n)]
+        while g.phase != "over":
+            seat = rng.randrange(n)
+            obs = g.observation(seat)
+            json.dumps(obs)
+            assert obs["hand"] == ddz.game.deck.text(g.hands[seat])
+            assert (obs["kitty"] is not None) == (
+                g.kitty_taken and (kitty_shown or seat == g.landlord)
+            )
+            assert ("legal_actions" in obs) == (seat == g.to_act)
+            twin = ddz.Game.from_json(g.to_json())
+            if swap_hidden_cards(twin, seat, rng):
+                assert twin.observation(seat) == obs, f"seat {seat} sees hidden cards"
+            g.step(agents[g.to_act].act(g.observation(g.to_act), g.legal_actions()))
+
+
+def test_bad_deals_are_value_errors() -> None:
+    good = deal_for_classic_example()
+    for change, needle in [
+        ({"hands": good["hands"][:2]}, "3 hands"),
+        ({"kitty": "KK"}, "kitty"),
+        ({"marked": "9h"}, "marked"),
+        ({"first": 3}, "first"),
+        ({"hands": [good["hands"][0].replace("5", "3"), *good["hands"][1:]]}, "copies"),
+    ]:
+        with pytest.raises(ValueError, match=needle):
+            ddz.Game("classic", deal={**good, **change})
+    with pytest.raises(NotImplementedError, match="six-player-2v4"):
+        ddz.Game("six-player-2v4")
+
+
+def test_laizi_kick_and_counter_kick_double() -> None:
+    for seed in range(200):
+        g = ddz.Game("laizi", seed=seed)
+        g.step("bid:3")
+        if g.phase != "kick":
+            continue
+        while g.phase == "kick":
+            g.step("kick")
+        assert g.phase == "counter-kick" and g.to_act == g.landlord
+        g.step("counter-kick")
+        assert g.events == [["bid", 3], ["kick", 2], ["kick", 2], ["counter-kick", 2]]
+        assert g.phase == "play"
+        return
+    pytest.fail("no deal reached the kick phase")
