@@ -8,7 +8,7 @@ Counting ignores suits, so the core sees count vectors only.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import ddz
 
@@ -38,12 +38,14 @@ def text(cards: list[str]) -> str:
 
 @dataclass
 class Deal:
-    """Who holds what at the start of a deal."""
+    """Who holds what at the start of a deal, and any marked cards."""
 
     hands: list[list[str]]
     kitty: list[str]
     set_aside: list[str]
     first: int
+    #: Preset-specific choices made at the deal (``marked``, ``secret``).
+    extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -51,6 +53,7 @@ class Deal:
             "kitty": text(self.kitty),
             "set_aside": text(self.set_aside),
             "first": self.first,
+            **self.extra,
         }
 
 
@@ -86,7 +89,7 @@ def shuffled_deal(rules: ddz.Rules, rng: random.Random) -> Deal:
     return Deal(hands, kitty, aside, rng.randrange(n))
 
 
-def given_deal(rules: ddz.Rules, spec: dict, allowed: set[str]) -> Deal:
+def given_deal(rules: ddz.Rules, spec: dict, allowed: frozenset[str]) -> Deal:
     """A deal from ``{"hands": [...], "kitty": "...", "first": 0, ...}``, checked."""
     unknown = set(spec) - allowed
     if unknown:
@@ -126,4 +129,5 @@ def given_deal(rules: ddz.Rules, spec: dict, allowed: set[str]) -> Deal:
     first = spec.get("first", 0)
     if not isinstance(first, int) or not 0 <= first < rules.players:
         raise ValueError(f"deal['first'] must be a seat 0..{rules.players - 1}")
-    return Deal([sorted(h, key=sort_key) for h in hands], kitty, aside, first)
+    extra = {k: spec[k] for k in allowed - {"hands", "kitty", "set_aside", "first"} if k in spec}
+    return Deal([sorted(h, key=sort_key) for h in hands], kitty, aside, first, extra)

@@ -1,6 +1,8 @@
-"""`Game`: one deal from the deal to the score, for the one-landlord presets.
+"""`Game`: one deal from the deal to the score.
 
-The state is rebuilt from the deal and the list of actions, so a record
+The trick play is the same for every preset and lives here; each preset's
+`Flow` (in `flows/`) chooses the roles, decides who sees what and scores.
+The state is rebuilt from the deals and the list of actions, so a record
 (`to_json`) replays exactly, and an illegal action is refused before
 anything changes.
 """
@@ -9,36 +11,21 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Union
+from typing import Union
 
 import ddz
 
-from .auction import PASS, Bidding, BidOnce, Calling, Outcome
-from .deck import Deal, given_deal, shuffled_deal, sort_key, text
-from .scoring import doubling_event, settle
+from .auction import PASS
+from .deck import Deal, given_deal, sort_key, split_identities, text
+from .flows import FLOWS, Flow
 from .tricks import Tricks
 
 Action = Union[str, ddz.Move]
 FORMAT = "ddz-game/1"
 
-#: Flow of each preset this module plays: how the landlord is chosen and
-#: whether the kitty is shown to everyone.
-FLOWS: dict[str, dict[str, Any]] = {
-    "classic": {"auction": "bid", "kitty_shown": True},
-    "two-player": {"auction": "call", "kitty_shown": False},
-    "four-player": {"auction": "bid", "kitty_shown": False},
-    "laizi": {"auction": "bid-once", "kitty_shown": True},
-}
-
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the game is left unchanged."""
-
-
-def _strong(hand: list[str]) -> bool:
-    """Laizi: D with a 2, or both jokers, forces a bid when all pass."""
-    ranks = {c[0] for c in hand}
-    return "D" in ranks and ("2" in ranks or "X" in ranks)
 
 
 class Game:
@@ -61,80 +48,78 @@ class Game:
                 f"playable now: {', '.join(FLOWS)}"
             )
         self.rules = rules
-        self._flow = FLOWS[rules.preset]
+        self._flow_class = FLOWS[rules.preset]
+        keys = self._flow_class.DEAL_KEYS
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._rng = random.Random(self.seed)
-        self._replay_deals = [given_deal(rules, d, _DEAL_KEYS) for d in (_deals or [])]
-        first = given_deal(rules, deal, _DEAL_KEYS) if deal is not None else None
+        self._replay = [given_deal(rules, d, keys) for d in (_deals or [])]
+        first = given_deal(rules, deal, keys) if deal is not None else None
         self.deals: list[Deal] = []
-        self.actions: list[tuple[int, Action]] = []
+        self.actions: list[tuple[int, Action, str | None]] = []
         self._start(first)
 
-    # ---- dealing -------------------------------------------------------
-    def _next_deal(self, given: Deal | None = None) -> Deal:
-        if given is not None:
-            return given
-        if self._replay_deals:
-            return self._replay_deals.pop(0)
-        return shuffled_deal(self.rules, self._rng)
-
+    # ---- the deal, and what flows may call -----------------------------
     def _start(self, given: Deal | None = None) -> None:
-        d = self._next_deal(given)
-        self.deals.append(d)
-        n = self.rules.players
-        self.hands = [list(h) for h in d.hands]
-        self.kitty = list(d.kitty)
-        self.phase = "bid"
-        self.to_act = d.first
-        self.landlord: int | None = None
-        self.bid = 0
-        self.kitty_taken = False
+        self.flow: Flow = self._flow_class(self)
+        if given is None:
+            given = self._replay.pop(0) if self._replay else self.flow.deal(self._rng)
+        self.deals.append(given)
+        self.hands = [list(h) for h in given.hands]
+        self.kitty = list(given.kitty)
+        self.kitty_given = False
         self.events: list[list] = []
-        self.tricks = Tricks(n)
+        self.tricks = Tricks(self.rules.players)
         self.history: list[tuple[int, str]] = []
         self.result: dict | None = None
-        self._kickers: list[int] = []
-        self._kicked = False
-        kind = self._flow["auction"]
-        if kind == "bid":
-            self._auction: Any = Bidding(n)
-        elif kind == "call":
-            self._auction = Calling(n)
-        else:
-            self._auction = BidOnce(n, d.first, [_strong(h) for h in self.hands])
+        self.flow.start()
+
+    def redeal(self) -> None:
+        """Start over with a new deal (everyone passed)."""
+        self._start()
+
+    def give_kitty(self, shares: dict[int, list[str]]) -> None:
+        for seat, cards in shares.items():
+            self.hands[seat] = sorted(self.hands[seat] + list(cards), key=sort_key)
+        self.kitty_given = True
+
+    def begin_play(self, leader: int) -> None:
+        self.phase, self.to_act = "play", leader
+
+    def end(self, result: dict) -> None:
+        """The deal is over (someone went out, or an auto-win)."""
+        self.phase, self.result = "over", result
+
+    def counts(self, seat: int) -> ddz.Cards:
+        return self.rules.cards(text(self.hands[seat]))
 
     # ---- what may be done ----------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The actions open to `to_act` now (plays are Moves, pass is PASS)."""
-        seat = self.to_act
-        if self.phase == "bid":
-            return list(self._auction.legal(seat))
-        if self.phase == "kick":
-            return ["kick", "no-kick"]
-        if self.phase == "counter-kick":
-            return ["counter-kick", "no-counter-kick"]
-        if self.phase == "play":
-            hand = self._counts(seat)
-            if self.tricks.leading():
-                return list(self.rules.hint(hand))
-            return [*self.rules.hint(hand, self.tricks.last), PASS]
-        return []
+        if self.phase == "over":
+            return []
+        if self.phase != "play":
+            return list(self.flow.legal(self.to_act))
+        hand = self.counts(self.to_act)
+        if self.tricks.leading():
+            return list(self.rules.hint(hand))
+        return [*self.rules.hint(hand, self.tricks.last), PASS]
 
-    def _counts(self, seat: int) -> ddz.Cards:
-        return self.rules.cards(text(self.hands[seat]))
-
-    def _resolve(self, action: Action) -> Action:
-        """The legal action meant by `action`, or IllegalAction saying why."""
-        legal = self.legal_actions()
+    def _resolve(self, action: Action, cards: str | None) -> tuple[Action, list[str] | None]:
+        """The legal action meant by `action` (and the exact cards, if named
+        with suits), or IllegalAction saying why."""
         if self.phase == "over":
             raise IllegalAction("the deal is over")
+        legal = self.legal_actions()
         if self.phase != "play" or action == PASS:
-            if action in legal:
-                return action
+            if isinstance(action, str) and action in legal and cards is None:
+                return action, None
             raise IllegalAction(
                 f"{action!r} is not allowed for seat {self.to_act} in phase {self.phase!r}; "
                 f"allowed: {', '.join(map(str, legal))}"
             )
+        if isinstance(action, str) and cards is None and any(c in "shcd" for c in action):
+            cards = action
+        ids = self._named_cards(cards) if cards is not None else None
         if isinstance(action, ddz.Move):
             readings = [action]
         elif isinstance(action, str):
@@ -147,106 +132,95 @@ class Game:
         if not readings:
             raise IllegalAction(f"{action} is not a legal kind of play")
         matches = [m for m in readings if m in legal]
+        if ids is not None and any(self.rules.cards(text(ids)) != m.cards for m in matches):
+            raise IllegalAction(f"the cards {cards} are not the play {action}")
         if len(matches) == 1:
-            return matches[0]
+            return matches[0], ids
         if len(matches) > 1:
             raise IllegalAction(
                 f"{action} has several legal readings "
                 f"({', '.join(m.kind for m in matches)}); pass the Move you mean"
             )
-        if not self._counts(self.to_act).contains(readings[0].cards):
+        if not self.counts(self.to_act).contains(readings[0].cards):
             raise IllegalAction(f"seat {self.to_act} does not hold {readings[0].cards}")
         if self.tricks.leading():
             raise IllegalAction(f"{action} is not a legal lead")
         raise IllegalAction(f"{action} does not beat {self.tricks.last}")
 
+    def _named_cards(self, action: str) -> list[str]:
+        """The physical cards a suited play names; all must be in the hand."""
+        try:
+            named = split_identities(action)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        hand = list(self.hands[self.to_act])
+        exact = []
+        for card in named:
+            if card.endswith("?"):
+                card = next((c for c in hand if c[0] == card[0]), card)
+            if card not in hand:
+                raise IllegalAction(f"seat {self.to_act} does not hold {card.rstrip('?')}")
+            hand.remove(card)
+            exact.append(card)
+        return exact
+
     # ---- doing it ------------------------------------------------------
-    def step(self, action: Action) -> None:
-        """Take `action` for `to_act`; IllegalAction leaves the game unchanged."""
-        action = self._resolve(action)
+    def step(self, action: Action, cards: str | None = None) -> None:
+        """Take `action` for `to_act`; IllegalAction leaves the game unchanged.
+
+        `cards` names the physical cards of a play with suits (``"9h9s"``),
+        where it matters which copies leave the hand (marked cards); by
+        default the lowest suits go first."""
+        action, ids = self._resolve(action, cards)
         seat = self.to_act
-        self.actions.append((seat, action))
-        self.history.append((seat, str(action)))
-        n = self.rules.players
-        if self.phase == "bid":
-            self._auction.apply(seat, action)
-            outcome = self._auction.outcome
-            if outcome is None:
-                self.to_act = (seat + 1) % n
-            elif outcome.redeal:
-                self._start()
-            else:
-                self._after_auction(outcome)
-        elif self.phase == "kick":
-            if action == "kick":
-                self._kicked = True
-                self.events.append(["kick", 2])
-            self._next_kicker()
-        elif self.phase == "counter-kick":
-            if action == "counter-kick":
-                self.events.append(["counter-kick", 2])
-            self._begin_play()
-        else:
-            self._play(seat, action)
-
-    def _after_auction(self, outcome: Outcome) -> None:
-        self.landlord, self.bid = outcome.landlord, outcome.bid
-        self.events.append(["forced-bid" if outcome.forced else "bid", outcome.bid])
-        if isinstance(self._auction, BidOnce) and outcome.bid == 3:
-            n = self.rules.players
-            order = [(self._auction.first + i) % n for i in range(n)]
-            self._kickers = [s for s in order if s not in self._auction.bidders]
-            if self._kickers:
-                self.phase = "kick"
-                self.to_act = self._kickers.pop(0)
-                return
-        self._begin_play()
-
-    def _next_kicker(self) -> None:
-        if self._kickers:
-            self.to_act = self._kickers.pop(0)
-        elif self._kicked:
-            self.phase, self.to_act = "counter-kick", self.landlord
-        else:
-            self._begin_play()
-
-    def _begin_play(self) -> None:
-        assert self.landlord is not None
-        self.hands[self.landlord] = sorted(self.hands[self.landlord] + self.kitty, key=sort_key)
-        self.kitty_taken = True
-        self.phase, self.to_act = "play", self.landlord
-
-    def _play(self, seat: int, action: Action) -> None:
-        n = self.rules.players
+        if self.phase != "play":
+            assert isinstance(action, str)
+            self.actions.append((seat, action, None))
+            self.history.append((seat, action))
+            self.flow.apply(seat, action)
+            return
         if action == PASS:
+            self.actions.append((seat, action, None))
+            self.history.append((seat, PASS))
             self.tricks.pass_()
-            self.to_act = (seat + 1) % n
+            self.to_act = (seat + 1) % self.rules.players
             return
         assert isinstance(action, ddz.Move)
-        self._remove(seat, action.cards)
+        cards = self._take(seat, action.cards, ids)
+        self.actions.append((seat, action, text(cards)))
+        self.history.append((seat, str(action)))
         self.tricks.play(seat, action)
-        event = doubling_event(self.rules, action)
-        if event:
-            self.events.append(event)
-        if not self.hands[seat]:
-            assert self.landlord is not None
-            self.phase = "over"
-            self.result = settle(self.rules, self.landlord, seat, self.events, self.tricks)
+        self.flow.on_play(seat, action, cards)
+        if self.phase == "over":
             return
-        self.to_act = (seat + 1) % n
+        out = [seat] if not self.hands[seat] else [s for s, h in enumerate(self.hands) if not h]
+        if out:
+            self.end(self.flow.finish(out[0]))
+        else:
+            self.to_act = (seat + 1) % self.rules.players
 
-    def _remove(self, seat: int, cards: ddz.Cards) -> None:
-        """Take the played cards out of the hand, lowest suits first."""
+    def _take(self, seat: int, cards: ddz.Cards, named: list[str] | None) -> list[str]:
+        """Remove the played cards from the hand: the named ones, else the
+        lowest suits first."""
         hand = self.hands[seat]
+        taken: list[str] = []
         for symbol in str(cards):
-            hand.remove(next(c for c in hand if c[0] == symbol))
+            pick = None
+            if named:
+                pick = next((c for c in named if c[0] == symbol and c in hand), None)
+                if pick is not None:
+                    named.remove(pick)
+            if pick is None:
+                pick = next(c for c in hand if c[0] == symbol)
+            hand.remove(pick)
+            taken.append(pick)
+        return taken
 
     # ---- what a seat may see -------------------------------------------
     def observation(self, seat: int) -> dict:
         """Everything `seat` may know, and nothing more."""
-        if not 0 <= seat < self.rules.players:
-            raise ValueError(f"seat must be 0..{self.rules.players - 1}, not {seat}")
-        kitty_public = self.kitty_taken and self._flow["kitty_shown"]
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise ValueError(f"seat must be 0..{self.rules.players - 1}, not {seat!r}")
         obs = {
             "seat": seat,
             "preset": self.rules.preset,
@@ -254,15 +228,15 @@ class Game:
             "to_act": self.to_act,
             "hand": text(self.hands[seat]),
             "hand_sizes": [len(h) for h in self.hands],
-            "landlord": self.landlord,
-            "bid": self.bid,
-            "kitty": text(self.kitty)
-            if kitty_public or (self.kitty_taken and seat == self.landlord)
-            else None,
-            "history": [[s, a] for s, a in self.history],
+            "kitty": text(self.kitty) if self.flow.kitty_seen_by(seat) else None,
+            "seen_hands": {
+                str(s): text(self.hands[s]) for s in sorted(self.flow.hands_seen_by(seat))
+            },
+            "history": [[s, a] for s, a in self.history if self.flow.visible(seat, s, a)],
             "to_beat": None if self.tricks.last is None else str(self.tricks.last),
             "events": [list(e) for e in self.events],
             "result": self.result,
+            **self.flow.observe(seat),
         }
         if seat == self.to_act and self.phase != "over":
             obs["legal_actions"] = [str(a) for a in self.legal_actions()]
@@ -270,15 +244,19 @@ class Game:
 
     # ---- records -------------------------------------------------------
     def to_json(self) -> str:
-        actions = [
-            [
-                s,
-                {"play": str(a.cards), "kind": a.kind, "rank": a.rank, "length": a.length}
-                if isinstance(a, ddz.Move)
-                else a,
-            ]
-            for s, a in self.actions
-        ]
+        actions = []
+        for seat, action, cards in self.actions:
+            if isinstance(action, ddz.Move):
+                entry: object = {
+                    "play": str(action.cards),
+                    "kind": action.kind,
+                    "rank": action.rank,
+                    "length": action.length,
+                    "ids": cards,
+                }
+            else:
+                entry = action
+            actions.append([seat, entry])
         return json.dumps(
             {
                 "format": FORMAT,
@@ -300,12 +278,10 @@ class Game:
             if seat != game.to_act:
                 raise ValueError(f"record out of turn: seat {seat}, expected {game.to_act}")
             if isinstance(action, dict):
-                action = _reading(rules, action)
-            game.step(action)
+                game.step(_reading(rules, action), cards=action.get("ids"))
+            else:
+                game.step(action)
         return game
-
-
-_DEAL_KEYS = {"hands", "kitty", "set_aside", "first"}
 
 
 def _reading(rules: ddz.Rules, play: dict) -> ddz.Move:
