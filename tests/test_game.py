@@ -11,8 +11,8 @@ import ddz
 from ddz.agents import GreedyAgent, RandomAgent
 from ddz.game import FLOWS
 
-PLAYABLE = list(FLOWS)
-DEALS_PER_PRESET = 250  # x2 agent kinds x4 presets: 2,000 deals per test run
+PLAYABLE = [p for p, flow in FLOWS.items() if flow.__name__ == "LandlordFlow"]  # others: own files
+DEALS_PER_PRESET = 500  # x2 agents: 1,000 deals per preset
 
 
 def finish(game: ddz.Game, agents: list) -> ddz.Game:
@@ -178,8 +178,9 @@ def test_bad_deals_are_value_errors() -> None:
     ]:
         with pytest.raises(ValueError, match=needle):
             ddz.Game("classic", deal={**good, **change})
-    with pytest.raises(NotImplementedError, match="six-player-2v4"):
-        ddz.Game("six-player-2v4")
+    for preset in sorted(set(ddz.PRESETS) - set(FLOWS)):
+        with pytest.raises(NotImplementedError, match=preset):
+            ddz.Game(preset)
 
 
 def test_laizi_kick_and_counter_kick_double() -> None:
