@@ -20,6 +20,7 @@ Sequence.register(MoveList)
 
 from ddz import agents  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
+from ddz.simulate import simulate  # noqa: E402
 
 
 def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
@@ -45,6 +46,7 @@ __all__ = [
     "agents",
     "default_threads",
     "play",
+    "simulate",
     "__version__",
 ]
 __version__ = "0.1.0"

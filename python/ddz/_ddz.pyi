@@ -9,10 +9,20 @@ from typing import Any, TypeAlias, final, overload
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Rules", "Cards", "Move", "MoveList", "PRESETS", "default_threads"]
+__all__ = ["Rules", "Cards", "Move", "MoveList", "PRESETS", "default_threads", "simulate"]
 
 #: The preset names of RULES.md §3, in table order.
 PRESETS: tuple[str, ...]
+
+def simulate(
+    rules: Rules,
+    games: int,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "random",
+    record: int = 0,
+) -> dict[str, Any]:
+    """Raw simulation results; `ddz.simulate` is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core."""

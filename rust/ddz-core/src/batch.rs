@@ -52,7 +52,7 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
 }
 
 /// Run `work` on `threads` threads (inline when one thread or no pool).
-fn run<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn run_on<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
     if threads <= 1 {
         return work();
     }
@@ -69,7 +69,7 @@ pub fn count_moves_batch(
     prevs: &[Option<Move>],
     threads: usize,
 ) -> Vec<u64> {
-    run(threads, || {
+    run_on(threads, || {
         hands
             .par_iter()
             .enumerate()
@@ -95,7 +95,7 @@ pub fn resolve_prevs(
     prevs: &[Prev],
     threads: usize,
 ) -> Result<Vec<Option<Move>>, (usize, String)> {
-    run(threads, || {
+    run_on(threads, || {
         prevs
             .par_iter()
             .enumerate()
@@ -134,7 +134,7 @@ pub fn moves_batch(
     threads: usize,
 ) -> (Vec<i64>, Vec<u8>) {
     // Each chunk of hands fills one flat buffer and its own row counts.
-    let chunks: Vec<(Vec<u8>, Vec<u32>)> = run(threads, || {
+    let chunks: Vec<(Vec<u8>, Vec<u32>)> = run_on(threads, || {
         hands
             .par_chunks(CHUNK)
             .enumerate()

@@ -22,6 +22,7 @@ mod generate;
 mod laizi;
 pub mod play;
 pub mod rules;
+pub mod simulate;
 
 pub use cards::Cards;
 pub use engine::{Engine, Spec, Wing};

@@ -3,6 +3,7 @@
 mod batch;
 mod convert;
 mod movelist;
+mod simulate;
 mod types;
 
 use pyo3::prelude::*;
@@ -16,6 +17,7 @@ fn default_threads() -> usize {
 #[pymodule]
 fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_class::<types::PyRules>()?;
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;

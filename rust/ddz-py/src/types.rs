@@ -150,6 +150,12 @@ pub(crate) fn to_list<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'p
     PyList::new(py, items)
 }
 
+impl PyRules {
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
 #[pymethods]
 impl PyRules {
     /// `Rules(preset="classic", **options)`: a preset with options overridden.

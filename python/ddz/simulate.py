@@ -1,0 +1,60 @@
+"""`ddz.simulate`: whole deals played in Rust, results as numpy arrays."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ddz._ddz import Rules
+from ddz._ddz import simulate as _simulate
+from ddz.game.game import FORMAT
+
+
+def simulate(
+    preset_or_rules: str | Rules,
+    games: int,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "random",
+    record: int = 0,
+) -> dict:
+    """Play `games` deals with a built-in policy (``"random"`` or ``"greedy"``)
+    on every core; the same seed gives the same results whatever `threads`.
+
+    Returns a dict of numpy arrays, one row per deal: ``landlord``,
+    ``winner_side`` (0: the landlord's side won, 1: the farmers),
+    ``turns`` (plays and passes), ``bombs``, ``multiplier`` and ``scores``
+    (``int64[games, players]``). With ``record=k`` it also holds
+    ``records``: the first k deals as `Game` records, which
+    ``ddz.Game.from_json`` replays.
+    """
+    rules = preset_or_rules if isinstance(preset_or_rules, Rules) else Rules(preset_or_rules)
+    if not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be a non-negative int, not {games!r}")
+    if not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
+    raw = _simulate(rules, games, seed, threads, policy, record)
+    records = [
+        json.dumps(
+            {
+                "format": FORMAT,
+                "rules": rules.to_dict(),
+                "seed": seed,
+                "deals": r["deals"],
+                "actions": [[seat, action] for seat, action in r["actions"]],
+            }
+        )
+        for r in raw.pop("records")
+    ]
+    out = {
+        "landlord": raw["landlord"],
+        "winner_side": np.where(raw.pop("landlord_won"), 0, 1).astype(np.uint8),
+        "turns": raw["turns"],
+        "bombs": raw["bombs"],
+        "multiplier": raw["multiplier"],
+        "scores": raw["scores"],
+    }
+    if record:
+        out["records"] = records
+    return out

@@ -1,0 +1,112 @@
+//! `simulate`: whole deals in Rust, results as numpy arrays.
+
+use crate::batch::threads_from;
+use crate::convert::value_error;
+use crate::types::PyRules;
+use ddz_core::simulate::{simulate as run, Action, Dealt, Policy};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+fn deal_dict<'py>(py: Python<'py>, d: &Dealt) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    let hands: Vec<String> = d.hands.iter().map(|h| h.to_string()).collect();
+    out.set_item("hands", hands)?;
+    out.set_item("kitty", d.kitty.to_string())?;
+    out.set_item("set_aside", d.set_aside.to_string())?;
+    out.set_item("first", d.first)?;
+    Ok(out)
+}
+
+fn action_item<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match a {
+        Action::Play(m) => {
+            let d = PyDict::new(py);
+            d.set_item("play", m.cards.to_string())?;
+            d.set_item("kind", m.kind.id())?;
+            d.set_item("rank", m.rank_symbol().to_string())?;
+            d.set_item("length", m.length)?;
+            d.into_any()
+        }
+        other => other.to_string().into_pyobject(py)?.into_any(),
+    })
+}
+
+/// Play `games` deals; returns a dict of numpy arrays (and, with `record`,
+/// the deals and actions of the first `record` games).
+#[pyfunction]
+#[pyo3(signature = (rules, games, seed = 0, threads = None, policy = "random", record = 0))]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    games: usize,
+    seed: u64,
+    threads: Option<usize>,
+    policy: &str,
+    record: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let policy = match policy {
+        "random" => Policy::Random,
+        "greedy" => Policy::Greedy,
+        other => {
+            return Err(value_error(format!(
+                "unknown policy {other:?}; the policies are: random, greedy"
+            )))
+        }
+    };
+    let threads = threads_from(threads)?;
+    let engine = rules.get().engine();
+    let outcomes = py
+        .detach(|| run(engine, games, seed, threads, policy, record))
+        .map_err(value_error)?;
+    let n = engine.rules().players as usize;
+    let out = PyDict::new(py);
+    let column = |f: &dyn Fn(&ddz_core::simulate::Outcome) -> i64| -> Vec<i64> {
+        outcomes.iter().map(f).collect()
+    };
+    out.set_item(
+        "landlord",
+        PyArray1::from_vec(py, column(&|o| o.landlord as i64)),
+    )?;
+    out.set_item(
+        "landlord_won",
+        PyArray1::from_vec(
+            py,
+            outcomes
+                .iter()
+                .map(|o| o.landlord_won)
+                .collect::<Vec<bool>>(),
+        ),
+    )?;
+    out.set_item("turns", PyArray1::from_vec(py, column(&|o| o.turns as i64)))?;
+    out.set_item("bombs", PyArray1::from_vec(py, column(&|o| o.bombs as i64)))?;
+    out.set_item(
+        "multiplier",
+        PyArray1::from_vec(py, column(&|o| o.multiplier)),
+    )?;
+    let scores: Vec<i64> = outcomes
+        .iter()
+        .flat_map(|o| o.scores.iter().copied())
+        .collect();
+    out.set_item(
+        "scores",
+        PyArray1::from_vec(py, scores).reshape([games, n])?,
+    )?;
+    let records = PyList::empty(py);
+    for o in outcomes.iter().take(record) {
+        let rec = PyDict::new(py);
+        let deals = PyList::empty(py);
+        for d in &o.deals {
+            deals.append(deal_dict(py, d)?)?;
+        }
+        let actions = PyList::empty(py);
+        for (seat, a) in &o.actions {
+            actions.append((seat, action_item(py, a)?))?;
+        }
+        rec.set_item("deals", deals)?;
+        rec.set_item("actions", actions)?;
+        records.append(rec)?;
+    }
+    out.set_item("records", records)?;
+    Ok(out)
+}
