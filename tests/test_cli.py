@@ -204,3 +204,52 @@ def test_main_callable_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["classify", "classic", "XX"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ddz: error: ") and err.count("\n") == 1
+
+
+def test_simulate_summary_and_json_repeat_for_a_seed() -> None:
+    text = ok("simulate", "classic", "-n", "3000", "--seed", "4")
+    for label in ("landlord side wins", "farmer side wins", "mean turns", "bombs per deal"):
+        assert label in text
+    first = json.loads(ok("simulate", "classic", "-n", "3000", "--seed", "4", "--json"))
+    again = json.loads(ok("simulate", "classic", "-n", "3000", "--seed", "4", "--json"))
+    first.pop("deals_per_second"), again.pop("deals_per_second")
+    assert first == again
+    assert first["games"] == 3000
+    assert abs(first["landlord_win_rate"] + first["farmer_win_rate"] - 1) < 1e-9
+    # Played in parts (more than one chunk), the series is the same as in one go.
+    whole = ddz.simulate("classic", 25_000, seed=4)
+    wins = float((whole["winner_side"] == 0).mean())
+    parts = json.loads(ok("simulate", "classic", "-n", "25000", "--seed", "4", "--json"))
+    assert parts["landlord_win_rate"] == wins
+
+
+def test_simulate_errors() -> None:
+    assert_usage_error(run("simulate", "six-player-2v4", "-n", "10"), "six-player-2v4")
+    assert_usage_error(run("simulate", "classic", "-n", "0"), "-n")
+    assert_usage_error(run("simulate", "classic", "--policy", "clever"), "policy")
+
+
+def test_play_a_deal_through_stdin() -> None:
+    answers = "help\n" + "1\n" * 200
+    p = subprocess.run(
+        [sys.executable, "-m", "ddz", "play", "classic", "--seed", "3", "--seat", "1"],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "you are seat 1" in p.stdout and "your hand:" in p.stdout
+    assert "over: winners" in p.stdout and "Traceback" not in p.stderr
+
+
+def test_play_refuses_an_illegal_play_and_stops_at_end_of_input() -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "ddz", "play", "classic", "--seed", "3"],
+        input="bid:9\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 0
+    assert "not allowed" in p.stdout and p.stdout.rstrip().endswith("bye")

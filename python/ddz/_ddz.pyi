@@ -21,8 +21,9 @@ def simulate(
     threads: int | None = None,
     policy: str = "random",
     record: int = 0,
+    first: int = 0,
 ) -> dict[str, Any]:
-    """Raw simulation results; `ddz.simulate` is the public wrapper."""
+    """Raw simulation results (deals `first ..`); `ddz.simulate` is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core."""

@@ -4,6 +4,8 @@
 
     ddz moves PRESET HAND [--prev PLAY] [--json]   # legal plays, in hint order
     ddz classify PRESET CARDS [--json]             # every reading of CARDS as one play
+    ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
+    ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
 
 Bad input prints one line, ``ddz: error: ...``, to stderr and exits with status 2.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -125,6 +128,147 @@ def cmd_classify(args: argparse.Namespace) -> int:
     return 0
 
 
+SIM_CHUNK = 20_000
+
+
+def _simulate_all(rules: ddz.Rules, args: argparse.Namespace) -> tuple[dict, float]:
+    """Run the deals in parts, showing progress on a terminal."""
+    show = sys.stderr.isatty() and not args.json
+    parts: list[dict] = []
+    start = time.perf_counter()
+    done = 0
+    while done < args.games:
+        size = min(SIM_CHUNK, args.games - done)
+        parts.append(
+            ddz.simulate(
+                rules, size, seed=args.seed, threads=args.threads, policy=args.policy, first=done
+            )
+        )
+        done += size
+        if show:
+            rate = done / max(time.perf_counter() - start, 1e-9)
+            print(f"\r{done:,}/{args.games:,} deals, {rate:,.0f}/s", end="", file=sys.stderr)
+    if show:
+        print(file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    import numpy as np
+
+    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]} if parts else {}
+    return merged, elapsed
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    rules = _rules(args.preset)
+    if args.games < 1:
+        raise UsageError("-n must be at least 1")
+    try:
+        out, elapsed = _simulate_all(rules, args)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    import numpy as np
+
+    landlord_scores = out["scores"][np.arange(args.games), out["landlord"]]
+    summary = {
+        "preset": rules.preset,
+        "games": args.games,
+        "seed": args.seed,
+        "policy": args.policy,
+        "landlord_win_rate": float((out["winner_side"] == 0).mean()),
+        "farmer_win_rate": float((out["winner_side"] == 1).mean()),
+        "mean_turns": float(out["turns"].mean()),
+        "bombs_per_deal": float(out["bombs"].mean()),
+        "mean_multiplier": float(out["multiplier"].mean()),
+        "landlord_score": {
+            "mean": float(landlord_scores.mean()),
+            "min": int(landlord_scores.min()),
+            "p50": float(np.median(landlord_scores)),
+            "max": int(landlord_scores.max()),
+        },
+        "deals_per_second": args.games / elapsed if elapsed > 0 else None,
+    }
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    rows = [
+        ("deals", f"{args.games:,}"),
+        ("landlord side wins", f"{summary['landlord_win_rate']:.1%}"),
+        ("farmer side wins", f"{summary['farmer_win_rate']:.1%}"),
+        ("mean turns", f"{summary['mean_turns']:.1f}"),
+        ("bombs per deal", f"{summary['bombs_per_deal']:.2f}"),
+        ("mean multiplier", f"{summary['mean_multiplier']:.2f}"),
+        (
+            "landlord score",
+            "mean {mean:+.2f}, min {min:+d}, median {p50:+.0f}, max {max:+d}".format(
+                **summary["landlord_score"]
+            ),
+        ),
+        ("deals per second", f"{summary['deals_per_second']:,.0f}"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    print(f"{rules.preset}, {args.policy} policy, seed {args.seed}")
+    for key, value in rows:
+        print(f"  {key.ljust(width)}  {value}")
+    return 0
+
+
+def _ask(prompt: str) -> str:
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.strip()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from ddz.agents import GreedyAgent
+
+    rules = _rules(args.preset)
+    try:
+        game = ddz.Game(rules, seed=args.seed)
+    except NotImplementedError as e:
+        raise UsageError(str(e)) from None
+    if not 0 <= args.seat < rules.players:
+        raise UsageError(f"--seat must be 0..{rules.players - 1}")
+    me = args.seat
+    bot = GreedyAgent()
+    print(f"{rules.preset}: you are seat {me}. Type a number, cards (e.g. 334455), or 'help'.")
+    try:
+        while game.phase != "over":
+            seat = game.to_act
+            if seat != me:
+                action = bot.act(game.observation(seat), game.legal_actions())
+                game.step(action)
+                print(f"seat {seat}: {action}")
+                continue
+            obs = game.observation(me)
+            legal = game.legal_actions()
+            print(f"\nyour hand: {obs['hand']}")
+            if obs.get("to_beat"):
+                print(f"to beat: {obs['to_beat']}")
+            for i, a in enumerate(legal[:30], 1):
+                print(f"  {i:2d}. {a}")
+            if len(legal) > 30:
+                print(f"  … {len(legal) - 30} more (type the cards)")
+            answer = _ask("> ")
+            if answer in ("help", "?"):
+                print("Type the number of an option, or the cards of a play; 'pass' passes.")
+                continue
+            choice: object = answer
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                choice = legal[int(answer) - 1]
+            try:
+                game.step(choice)  # type: ignore[arg-type]
+            except ddz.IllegalAction as e:
+                print(f"not allowed: {e}")
+    except EOFError:
+        print("\nbye")
+        return 0
+    result = game.result or {}
+    print(f"\nover: winners {result.get('winners')}, scores {result.get('scores')}")
+    print(f"multiplier {result.get('multiplier')} from {result.get('events')}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     presets = ", ".join(ddz.PRESETS)
     parser = _Parser(
@@ -155,6 +299,29 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("cards", metavar="CARDS", help="the cards, e.g. 333444555666")
     classify.add_argument("--json", action="store_true", help="print a JSON list of readings")
     classify.set_defaults(func=cmd_classify)
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play many deals in Rust and summarise them",
+        description="Play GAMES whole deals with a built-in policy and print a summary.",
+    )
+    sim.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
+    sim.add_argument("-n", "--games", type=int, default=10_000, help="number of deals")
+    sim.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
+    sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    sim.add_argument("--policy", choices=["random", "greedy"], default="random")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.set_defaults(func=cmd_simulate)
+
+    play = sub.add_parser(
+        "play",
+        help="play one deal in the terminal against built-in agents",
+        description="Play one deal against GreedyAgent opponents.",
+    )
+    play.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 bids or plays first)")
+    play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")
+    play.set_defaults(func=cmd_play)
     return parser
 
 
@@ -169,7 +336,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise UsageError("a command is required: moves or classify (see ddz --help)")
+            raise UsageError(
+                "a command is required: moves, classify, simulate or play (see ddz --help)"
+            )
         return int(args.func(args))
     except UsageError as e:
         return _fail(str(e))

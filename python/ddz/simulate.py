@@ -18,6 +18,8 @@ def simulate(
     threads: int | None = None,
     policy: str = "random",
     record: int = 0,
+    *,
+    first: int = 0,
 ) -> dict:
     """Play `games` deals with a built-in policy (``"random"`` or ``"greedy"``)
     on every core; the same seed gives the same results whatever `threads`.
@@ -27,14 +29,15 @@ def simulate(
     ``turns`` (plays and passes), ``bombs``, ``multiplier`` and ``scores``
     (``int64[games, players]``). With ``record=k`` it also holds
     ``records``: the first k deals as `Game` records, which
-    ``ddz.Game.from_json`` replays.
+    ``ddz.Game.from_json`` replays. ``first`` starts the series at that deal,
+    so a long run can be played in parts with the same results.
     """
     rules = preset_or_rules if isinstance(preset_or_rules, Rules) else Rules(preset_or_rules)
     if not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a non-negative int, not {games!r}")
     if not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
-    raw = _simulate(rules, games, seed, threads, policy, record)
+    raw = _simulate(rules, games, seed, threads, policy, record, first)
     records = [
         json.dumps(
             {

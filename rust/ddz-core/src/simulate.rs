@@ -137,9 +137,24 @@ pub fn simulate(
     policy: Policy,
     record: usize,
 ) -> Result<Vec<Outcome>, Unsupported> {
+    simulate_from(engine, 0, games, seed, threads, policy, record)
+}
+
+/// As `simulate`, for deals `first .. first + games` of the same series, so
+/// a long run can be played in parts with the same results.
+pub fn simulate_from(
+    engine: &Engine,
+    first: usize,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    policy: Policy,
+    record: usize,
+) -> Result<Vec<Outcome>, Unsupported> {
     let auction = auction_of(&engine.rules().preset)?;
     let play = |i: usize| {
-        let mut rng = Rng(seed ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let index = (first + i) as u64;
+        let mut rng = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
         rng.next();
         Deal::new(engine, auction, policy, i < record).run(&mut rng)
     };

@@ -3,7 +3,7 @@
 use crate::batch::threads_from;
 use crate::convert::value_error;
 use crate::types::PyRules;
-use ddz_core::simulate::{simulate as run, Action, Dealt, Policy};
+use ddz_core::simulate::{simulate_from, Action, Dealt, Policy};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -35,7 +35,8 @@ fn action_item<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> 
 /// Play `games` deals; returns a dict of numpy arrays (and, with `record`,
 /// the deals and actions of the first `record` games).
 #[pyfunction]
-#[pyo3(signature = (rules, games, seed = 0, threads = None, policy = "random", record = 0))]
+#[pyo3(signature = (rules, games, seed = 0, threads = None, policy = "random", record = 0, first = 0))]
+#[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyRules>,
@@ -44,6 +45,7 @@ pub fn simulate<'py>(
     threads: Option<usize>,
     policy: &str,
     record: usize,
+    first: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let policy = match policy {
         "random" => Policy::Random,
@@ -57,7 +59,7 @@ pub fn simulate<'py>(
     let threads = threads_from(threads)?;
     let engine = rules.get().engine();
     let outcomes = py
-        .detach(|| run(engine, games, seed, threads, policy, record))
+        .detach(|| simulate_from(engine, first, games, seed, threads, policy, record))
         .map_err(value_error)?;
     let n = engine.rules().players as usize;
     let out = PyDict::new(py);
