@@ -238,7 +238,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             if seat != me:
                 action = bot.act(game.observation(seat), game.legal_actions())
                 game.step(action)
-                print(f"seat {seat}: {action}")
+                # Secret choices (a farmer's side, a show decision) stay secret.
+                seen = game.flow.visible(me, seat, str(action))
+                print(f"seat {seat}: {action if seen else '(a hidden choice)'}")
                 continue
             obs = game.observation(me)
             legal = game.legal_actions()

@@ -99,3 +99,24 @@ class BidOnce:
             self.outcome = (
                 Outcome(forced, 1, forced=True) if forced is not None else Outcome(redeal=True)
             )
+
+
+@dataclass
+class BarredBidding(Bidding):
+    """`Bidding` where the `barred` seats may only pass (six-player-3v3:
+    they hold a copy of the marked card). They still take their turn, so
+    the order of turns gives nothing away. If every seat passes, the first
+    seat in bidding order (from `first`) that is not barred takes it at 1."""
+
+    first: int = 0
+    barred: frozenset[int] = frozenset()
+
+    def legal(self, seat: int) -> list[str]:
+        return [PASS] if seat in self.barred else super().legal(seat)
+
+    def apply(self, seat: int, action: str) -> None:
+        super().apply(seat, action)
+        if self.outcome is not None and self.outcome.redeal:
+            order = [(self.first + i) % self.players for i in range(self.players)]
+            taker = next(s for s in order if s not in self.barred)
+            self.outcome = Outcome(taker, 1, forced=True)

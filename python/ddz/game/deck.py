@@ -129,5 +129,6 @@ def given_deal(rules: ddz.Rules, spec: dict, allowed: frozenset[str]) -> Deal:
     first = spec.get("first", 0)
     if not isinstance(first, int) or not 0 <= first < rules.players:
         raise ValueError(f"deal['first'] must be a seat 0..{rules.players - 1}")
-    extra = {k: spec[k] for k in allowed - {"hands", "kitty", "set_aside", "first"} if k in spec}
+    base = {"hands", "kitty", "set_aside", "first"}
+    extra = {k: v for k, v in spec.items() if k in allowed - base}  # in the record's order
     return Deal([sorted(h, key=sort_key) for h in hands], kitty, aside, first, extra)

@@ -234,6 +234,7 @@ impl Rules {
                     wings_consecutive: true,
                     plane_222333_high: true,
                     spring: false,
+                    auto_win: true,
                     king_bombs: kings,
                     ..multi(name, 5, 3, 31, 7)
                 }
