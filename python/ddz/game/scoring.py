@@ -8,11 +8,16 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def product(events: list[list]) -> int:
-    stake = 1
-    for _, factor in events:
-        stake *= factor
-    return stake
+def stake(events: list[list]) -> int:
+    """The multiplier `events` build: integer effects multiply; ``"+k"``
+    effects add k to a count that starts at 1 (the presets that count up)."""
+    factor, count = 1, 1
+    for _, effect in events:
+        if isinstance(effect, str):
+            count += int(effect)
+        else:
+            factor *= effect
+    return factor * count
 
 
 def spring_events(game: Game, landlords: list[int], landlords_won: bool) -> list[list]:
@@ -37,9 +42,9 @@ def settle_one_landlord(game: Game, landlord: int, winner: int) -> dict:
     n = game.rules.players
     landlord_won = winner == landlord
     events = game.events + spring_events(game, [landlord], landlord_won)
-    stake = product(events)
+    w = stake(events)
     sign = 1 if landlord_won else -1
-    scores = [-sign * stake] * n
-    scores[landlord] = sign * stake * (n - 1)
+    scores = [-sign * w] * n
+    scores[landlord] = sign * w * (n - 1)
     winners = [landlord] if landlord_won else [s for s in range(n) if s != landlord]
-    return {"winners": winners, "scores": scores, "multiplier": stake, "events": events}
+    return {"winners": winners, "scores": scores, "multiplier": w, "events": events}

@@ -16,25 +16,13 @@ from collections import Counter
 import ddz
 
 from ..deck import Deal, shuffled_deal, sort_key, split_identities
-from ..scoring import spring_events
+from ..scoring import spring_events, stake
 from .base import Flow
 
 JOKERS = "XDL"
 #: Points of one ordinary player before the base (five-player-3deck's
 #: 基础分 "by level"; the seed's own example uses 1). See the flow page.
 LEVEL_POINTS = 1
-
-
-def stake(events: list[list]) -> int:
-    """The multiplier built by `events`: integer effects multiply, ``"+k"``
-    effects (``double_step="plus1"``) add to a count that starts at 1."""
-    factor, count = 1, 1
-    for _, effect in events:
-        if isinstance(effect, str):
-            count += int(effect)
-        else:
-            factor *= effect
-    return factor * count
 
 
 def marked_deal(rules: ddz.Rules, rng: random.Random) -> Deal:

@@ -21,6 +21,7 @@ import ddz
 
 from ..auction import PASS, BarredBidding
 from ..deck import RANKS, SUITS, Deal, shuffled_deal, split_identities, text
+from ..scoring import stake
 from .base import Flow
 
 KITTY_PRESET = "six-player-3v3-kitty"
@@ -30,17 +31,6 @@ KING_BOMB_STEP = {3: 1, 4: 1, 5: 3, 6: 5}
 BIG_BOMB = 6
 #: The base when all three copies land with the marked card's receiver (seed 000).
 AUTO_WIN_BASE = 2
-
-
-def stake(events: list[list]) -> int:
-    """W = (product of the int effects) x (1 + sum of the "+k" effects)."""
-    factor, n = 1, 1
-    for _, effect in events:
-        if isinstance(effect, str):
-            n += int(effect)
-        else:
-            factor *= effect
-    return factor * n
 
 
 class ThreeVThreeFlow(Flow):
