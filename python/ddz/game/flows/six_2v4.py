@@ -24,6 +24,7 @@ import numpy as np
 
 import ddz
 
+from .. import scoring
 from ..auction import BidOnce
 from ..deck import Deal, shuffled_deal, sort_key, split_identities, text
 from .base import Flow
@@ -280,8 +281,7 @@ class MarkedSixFlow(Flow):
 
     def finish(self, winner: int) -> dict:
         events = [list(e) for e in self.g.events]
-        stake = 1 + sum(int(k) for _, k in events)
-        return self._settle(self._side_of(winner), stake, events)
+        return self._settle(self._side_of(winner), scoring.stake(events), events)
 
     # ---- what each seat may see -----------------------------------------
     def hands_seen_by(self, seat: int) -> set[int]:
