@@ -253,3 +253,13 @@ def test_play_refuses_an_illegal_play_and_stops_at_end_of_input() -> None:
     )
     assert p.returncode == 0
     assert "not allowed" in p.stdout and p.stdout.rstrip().endswith("bye")
+
+
+def test_bench_prints_figures_for_a_preset() -> None:
+    figures = json.loads(ok("bench", "classic", "--json"))
+    assert figures["preset"] == "classic" and figures["hand_size"] == 17
+    assert figures["simulate, deals per second"] > 0
+    assert figures["lead count_moves, us per hand"] > 0
+    text = ok("bench", "five-player")
+    assert "not available" in text  # simulate covers the one-landlord presets so far
+    assert_usage_error(run("bench", "nope"), "nope")

@@ -6,6 +6,7 @@
     ddz classify PRESET CARDS [--json]             # every reading of CARDS as one play
     ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
     ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
+    ddz bench [PRESET] [--json]                    # movegen and simulation speed here
 
 Bad input prints one line, ``ddz: error: ...``, to stderr and exits with status 2.
 """
@@ -271,6 +272,65 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _best_time(work, rounds: int = 5) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    import random
+
+    import numpy as np
+
+    rules = _rules(args.preset)
+    rng = random.Random(0)
+    deck = [r for r in range(13) for _ in range(4 * rules.decks)] + [13, 14] * rules.decks
+    rows = np.zeros((200, 16), dtype=np.uint8)
+    for row in rows:
+        for r in rng.sample(deck, rules.hand_size):
+            row[r] += 1
+    hands = [rules.cards(row) for row in rows]
+    leads = [rules.moves(h) for h in hands]
+    prevs = [ls[rng.randrange(len(ls))] for ls in leads]
+    per_hand = len(hands)
+    results = {
+        "lead moves, us per hand": _best_time(lambda: [rules.moves(h) for h in hands]) / per_hand,
+        "lead count_moves, us per hand": _best_time(lambda: [rules.count_moves(h) for h in hands])
+        / per_hand,
+        "follow moves, us per hand": _best_time(
+            lambda: [rules.moves(h, p) for h, p in zip(hands, prevs[1:] + prevs[:1])]
+        )
+        / per_hand,
+        "count_moves_batch, us per hand": _best_time(lambda: rules.count_moves_batch(rows))
+        / per_hand,
+    }
+    results = {k: v * 1e6 for k, v in results.items()}
+    try:
+        deals = 20_000
+        elapsed = _best_time(lambda: ddz.simulate(rules, deals, seed=1), rounds=2)
+        results["simulate, deals per second"] = deals / elapsed
+    except ValueError:
+        results["simulate, deals per second"] = None
+    plays = sum(len(ls) for ls in leads) / per_hand
+    if args.json:
+        print(json.dumps({"preset": rules.preset, "hand_size": rules.hand_size,
+                          "plays_per_lead": plays, **results}))  # fmt: skip
+        return 0
+    print(f"{rules.preset}: {per_hand} seeded {rules.hand_size}-card hands, "
+          f"{plays:.0f} leads per hand, {ddz.default_threads()} threads")  # fmt: skip
+    width = max(len(k) for k in results)
+    for key, value in results.items():
+        shown = "not available for this preset" if value is None else f"{value:,.2f}"
+        if value is not None and value > 1000:
+            shown = f"{value:,.0f}"
+        print(f"  {key.ljust(width)}  {shown}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     presets = ", ".join(ddz.PRESETS)
     parser = _Parser(
@@ -324,6 +384,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (0 bids or plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")
     play.set_defaults(func=cmd_play)
+
+    bench = sub.add_parser(
+        "bench",
+        help="time move generation and simulation on this machine",
+        description="Time moves, count_moves, batches and simulate on seeded hands.",
+    )
+    bench.add_argument("preset", metavar="PRESET", nargs="?", default="classic")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.set_defaults(func=cmd_bench)
     return parser
 
 
@@ -339,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(
-                "a command is required: moves, classify, simulate or play (see ddz --help)"
+                "a command is required: moves, classify, simulate, play or bench (see ddz --help)"
             )
         return int(args.func(args))
     except UsageError as e:
