@@ -1,4 +1,5 @@
-"""No observation carries a card the seat may not see, in any preset.
+"""What holds in every preset's game flow: no observation carries a card the
+seat may not see, and an illegal action changes nothing.
 
 For thousands of random deals per preset, at one random moment of each, a
 twin of the game has two cards of different ranks swapped between places
@@ -63,3 +64,28 @@ def test_no_observation_shows_a_hidden_card(preset: str) -> None:
             assert twin.observation(viewer) == seen, f"{preset} seed {seed}: seat {viewer}"
             checked += 1
     assert checked > DEALS // 2
+
+
+#: Actions of every phase of every preset, and plays, some legal somewhere.
+TRIES = ["bid:9", "bid:3", "call", "kick", "double", "grab", "reveal", "show", "side:main"]
+TRIES += ["open-solo", "3", "XD", "XXX", "2222", "333444555666", "zz", 7, None, "pass"]
+
+
+@pytest.mark.parametrize("preset", ddz.PRESETS)
+def test_illegal_actions_leave_the_game_unchanged(preset: str) -> None:
+    rules = ddz.Rules(preset)
+    rng = random.Random(preset)
+    for seed in range(6):
+        game = ddz.Game(rules, seed=seed)
+        agents = [RandomAgent(seed * 7 + i) for i in range(rules.players)]
+        while game.phase != "over":
+            before = game.to_json()
+            bad = rng.choice(TRIES)
+            legal = game.legal_actions()
+            if bad not in legal and not any(str(m) == str(bad) for m in legal):
+                with pytest.raises(ddz.IllegalAction):
+                    game.step(bad)  # type: ignore[arg-type]
+                assert game.to_json() == before
+            game.step(agents[game.to_act].act(game.observation(game.to_act), legal))
+        with pytest.raises(ddz.IllegalAction, match="over"):
+            game.step("pass")
