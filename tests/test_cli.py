@@ -260,6 +260,6 @@ def test_bench_prints_figures_for_a_preset() -> None:
     assert figures["preset"] == "classic" and figures["hand_size"] == 17
     assert figures["simulate, deals per second"] > 0
     assert figures["lead count_moves, us per hand"] > 0
-    text = ok("bench", "five-player")
-    assert "not available" in text  # simulate covers the one-landlord presets so far
+    text = ok("bench", "six-player-2v4")
+    assert "not available" in text  # simulate does not play the six-player presets yet
     assert_usage_error(run("bench", "nope"), "nope")

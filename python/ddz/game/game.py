@@ -56,6 +56,7 @@ class Game:
         first = given_deal(rules, deal, keys) if deal is not None else None
         self.deals: list[Deal] = []
         self.actions: list[tuple[int, Action, str | None]] = []
+        self._legal: tuple[tuple[int, int], list[Action]] | None = None
         self._start(first)
 
     # ---- the deal, and what flows may call -----------------------------
@@ -90,11 +91,20 @@ class Game:
         self.phase, self.result = "over", result
 
     def counts(self, seat: int) -> ddz.Cards:
-        return self.rules.cards(text(self.hands[seat]))
+        # The parser takes cards in any order, so no sort is needed here.
+        return self.rules.cards("".join(self.hands[seat]))
 
     # ---- what may be done ----------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The actions open to `to_act` now (plays are Moves, pass is PASS)."""
+        # Every change of state goes through a step or a new deal, so the list
+        # is kept until one happens (step itself asks for it again).
+        moment = (len(self.deals), len(self.actions))
+        if self._legal is None or self._legal[0] != moment:
+            self._legal = (moment, self._compute_legal())
+        return list(self._legal[1])
+
+    def _compute_legal(self) -> list[Action]:
         if self.phase == "over":
             return []
         if self.phase != "play":
@@ -172,6 +182,12 @@ class Game:
         where it matters which copies leave the hand (marked cards); by
         default the lowest suits go first."""
         action, ids = self._resolve(action, cards)
+        try:
+            self._apply(action, ids)
+        finally:
+            self._legal = None  # whatever was listed during the change is stale
+
+    def _apply(self, action: Action, ids: list[str] | None) -> None:
         seat = self.to_act
         if self.phase != "play":
             assert isinstance(action, str)
