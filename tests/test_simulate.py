@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 import ddz
+from ddz.game.deck import split_identities
 
-SIMULATED = ["classic", "two-player", "four-player", "laizi"]
+SIMULATED = ["classic", "two-player", "four-player", "five-player", "laizi"]
 
 
 @pytest.mark.parametrize("preset", SIMULATED)
@@ -27,6 +30,10 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
         assert out["winner_side"][i] == (0 if landlord_won else 1)
         trick_play = [a for _, a in game.history[len(game.history) - out["turns"][i] :]]
         assert sum(is_bomb(game.rules, a) for a in trick_play) == out["bombs"][i]
+        if preset == "five-player":
+            hidden = game.flow.hidden
+            assert out["hidden_landlord"][i] == (-1 if hidden is None else hidden)
+            assert out["revealed"][i] == game.flow.revealed
 
 
 def is_bomb(rules: ddz.Rules, action: str) -> bool:
@@ -34,6 +41,32 @@ def is_bomb(rules: ddz.Rules, action: str) -> bool:
     if action == "pass":
         return False
     return any(m.is_bomb and str(m) == action for m in rules.classify(action.split("=")[0]))
+
+
+def test_five_player_plays_the_copies_game_would_take() -> None:
+    """Rust names the marked rank's copies each play takes ("ids"); `Game`
+    left to itself (lowest suits first) takes the same ones."""
+    out = ddz.simulate("five-player", 200, seed=5, record=200)
+    marked_plays = 0
+    for record in out["records"]:
+        data = json.loads(record)
+        rank = data["deals"][0]["marked"][0]
+        plays = [a for _, a in data["actions"] if isinstance(a, dict)]
+        for play in plays:
+            play.pop("ids", None)
+        game = ddz.Game.from_json(json.dumps(data))
+        named = [a for _, a in json.loads(record)["actions"] if isinstance(a, dict)]
+        taken = [cards for _, _, cards in game.actions if cards is not None]
+        assert len(named) == len(taken)
+        for by_rust, by_game in zip(named, taken):
+            want = sorted(c for c in split_identities(by_game) if c[0] == rank)
+            got = sorted(c for c in split_identities(by_rust.get("ids", "")) if c[0] == rank)
+            assert got == want
+            marked_plays += bool(want)
+    assert marked_plays > 200
+    # Both team shapes occur, and deals ending with the team public and secret.
+    assert (out["hidden_landlord"] == -1).any() and (out["hidden_landlord"] >= 0).any()
+    assert out["revealed"].any() and not out["revealed"].all()
 
 
 def test_same_seed_same_results_whatever_the_threads() -> None:

@@ -27,7 +27,11 @@ def simulate(
     Returns a dict of numpy arrays, one row per deal: ``landlord``,
     ``winner_side`` (0: the landlord's side won, 1: the farmers),
     ``turns`` (plays and passes), ``bombs``, ``multiplier`` and ``scores``
-    (``int64[games, players]``). With ``record=k`` it also holds
+    (``int64[games, players]``). In ``five-player``, ``landlord`` is the open
+    landlord, and two more arrays say ``hidden_landlord`` (-1 when the open
+    landlord plays alone, 1 v 4) and whether the partnership was
+    ``revealed`` by the end (a reveal, or the marked card's copy played).
+    With ``record=k`` it also holds
     ``records``: the first k deals as `Game` records, which
     ``ddz.Game.from_json`` replays. ``first`` starts the series at that deal,
     so a long run can be played in parts with the same results.
@@ -58,6 +62,9 @@ def simulate(
         "multiplier": raw["multiplier"],
         "scores": raw["scores"],
     }
+    if rules.preset == "five-player":
+        out["hidden_landlord"] = raw["hidden_landlord"]
+        out["revealed"] = raw["revealed"]
     if record:
         out["records"] = records
     return out

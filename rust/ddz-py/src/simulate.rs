@@ -3,29 +3,46 @@
 use crate::batch::threads_from;
 use crate::convert::value_error;
 use crate::types::PyRules;
-use ddz_core::simulate::{simulate_from, Action, Dealt, Policy};
+use ddz_core::simulate::{identities, simulate_from, Action, Dealt, Policy};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+/// A deal as `Game` takes it; with suits and the marked card where the
+/// copies matter (five-player), so that the replay holds the same copies.
 fn deal_dict<'py>(py: Python<'py>, d: &Dealt) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    let hands: Vec<String> = d.hands.iter().map(|h| h.to_string()).collect();
+    let (hands, kitty): (Vec<String>, String) = match &d.suited {
+        Some(s) => (
+            s.hands.iter().map(|h| identities(h)).collect(),
+            identities(&s.kitty),
+        ),
+        None => (
+            d.hands.iter().map(|h| h.to_string()).collect(),
+            d.kitty.to_string(),
+        ),
+    };
     out.set_item("hands", hands)?;
-    out.set_item("kitty", d.kitty.to_string())?;
+    out.set_item("kitty", kitty)?;
     out.set_item("set_aside", d.set_aside.to_string())?;
     out.set_item("first", d.first)?;
+    if let Some(s) = &d.suited {
+        out.set_item("marked", s.marked.to_string())?;
+    }
     Ok(out)
 }
 
 fn action_item<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> {
     Ok(match a {
-        Action::Play(m) => {
+        Action::Play(m, named) => {
             let d = PyDict::new(py);
             d.set_item("play", m.cards.to_string())?;
             d.set_item("kind", m.kind.id())?;
             d.set_item("rank", m.rank_symbol().to_string())?;
             d.set_item("length", m.length)?;
+            if let Some(named) = named {
+                d.set_item("ids", named.ids(&m.cards))?;
+            }
             d.into_any()
         }
         other => other.to_string().into_pyobject(py)?.into_any(),
@@ -78,6 +95,17 @@ pub fn simulate<'py>(
                 .iter()
                 .map(|o| o.landlord_won)
                 .collect::<Vec<bool>>(),
+        ),
+    )?;
+    out.set_item(
+        "hidden_landlord",
+        PyArray1::from_vec(py, column(&|o| o.hidden_landlord.map_or(-1, |h| h as i64))),
+    )?;
+    out.set_item(
+        "revealed",
+        PyArray1::from_vec(
+            py,
+            outcomes.iter().map(|o| o.revealed).collect::<Vec<bool>>(),
         ),
     )?;
     out.set_item("turns", PyArray1::from_vec(py, column(&|o| o.turns as i64)))?;

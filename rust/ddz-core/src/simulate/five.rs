@@ -1,0 +1,356 @@
+//! `five-player`: the open landlord and the hidden landlord
+//! (python/ddz/game/flows/five_player.py, `FivePlayerFlow`).
+//!
+//! One dealt card with a suit is marked; its holder is the open landlord,
+//! takes the kitty and acts first. The holder of the other copy is the
+//! hidden landlord, or nobody when the open landlord holds both (1 v 4).
+//! Then a reveal round, a double round, and trick play from the open
+//! landlord's lead.
+//!
+//! Which physical copy of a card leaves a hand decides when the partnership
+//! becomes public, so this flow deals suited cards and follows the suits of
+//! the marked rank through the play. The Python `Game` takes the lowest
+//! suits of a rank first unless a play names its cards, and the policies
+//! never name them, so the marked copy leaves a hand exactly when every
+//! lower-suited copy of its rank in that hand has gone.
+
+use super::{spring_factor, Action, Card, Dealt, Named, Outcome, Rng, Suited, Table};
+use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
+use crate::play::{Kind, Move};
+use crate::rules::{DoubleStep, Rules};
+
+pub(super) struct Deal<'e> {
+    t: Table<'e>,
+}
+
+/// The stake as Python's `scoring.stake` builds it from the events:
+/// ×-events multiply, `"+1"` events add to a count that starts at 1.
+struct Stake {
+    factor: i64,
+    count: i64,
+}
+
+impl Stake {
+    fn value(&self) -> i64 {
+        self.factor * self.count
+    }
+}
+
+/// The copies of the marked card's rank, by suit, in each seat's hand.
+struct Copies {
+    rank: usize,
+    suit: usize,
+    held: Vec<[u8; 4]>,
+}
+
+impl Copies {
+    /// The first other seat holding a copy of the marked card (Python's
+    /// `holders[0]`): the hidden landlord.
+    fn partner_of(&self, open: usize) -> Option<usize> {
+        (0..self.held.len()).find(|&s| s != open && self.held[s][self.suit] > 0)
+    }
+
+    fn holds_marked(&self, seat: usize) -> bool {
+        self.held[seat][self.suit] > 0
+    }
+
+    /// `seat` plays `n` cards of the marked rank: they leave the hand
+    /// lowest suit first, as in Python's `Game._take`. Returns the copies
+    /// taken, or None when the play holds none of the rank.
+    fn take(&mut self, seat: usize, n: u8) -> Option<Named> {
+        if n == 0 {
+            return None;
+        }
+        let mut left = n;
+        let mut suits = [0u8; 4];
+        for (taken, have) in suits.iter_mut().zip(self.held[seat].iter_mut()) {
+            *taken = left.min(*have);
+            *have -= *taken;
+            left -= *taken;
+        }
+        debug_assert_eq!(left, 0, "seat {seat} played copies it does not hold");
+        Some(Named {
+            rank: self.rank as u8,
+            suits,
+        })
+    }
+}
+
+/// Every physical card of the rule set's deck: each suited card once per
+/// deck, then the jokers and laizi.
+fn physical_deck(rules: &Rules) -> Vec<Card> {
+    let mut deck = Vec::with_capacity(rules.deck_size());
+    for slot in 0..=TWO as u8 {
+        for suit in 0..4 {
+            deck.extend(std::iter::repeat_n(
+                Card { slot, suit },
+                rules.decks as usize,
+            ));
+        }
+    }
+    for (slot, copies) in [
+        (SMALL_JOKER, rules.decks),
+        (BIG_JOKER, rules.decks),
+        (LAIZI, rules.laizi),
+    ] {
+        let card = Card {
+            slot: slot as u8,
+            suit: 0,
+        };
+        deck.extend(std::iter::repeat_n(card, copies as usize));
+    }
+    deck
+}
+
+fn count(cards: &[Card]) -> Cards {
+    let mut c = Cards::EMPTY;
+    for card in cards {
+        c.0[card.slot as usize] += 1;
+    }
+    c
+}
+
+/// Does this play double the stake? Bombs of 5 cards or more, three jokers
+/// and all four (the pairs `XX`/`DD` and 4-card bombs are bombs that do not).
+fn doubles(m: &Move) -> bool {
+    match m.kind {
+        Kind::Bomb => m.length >= 5,
+        Kind::KingBomb => m.length >= 3,
+        _ => false,
+    }
+}
+
+impl<'e> Deal<'e> {
+    pub(super) fn new(t: Table<'e>) -> Self {
+        Deal { t }
+    }
+
+    /// A shuffled deal with one dealt card with a suit marked, uniformly
+    /// (Python's `marked_deal`); its holder is `first`. The open landlord's
+    /// copies already include the kitty's, which they take at once.
+    fn deal(&mut self, rng: &mut Rng) -> (Dealt, Copies) {
+        let rules = self.t.rules();
+        let n = rules.players as usize;
+        let size = rules.hand_size as usize;
+        let mut deck = physical_deck(rules);
+        rng.shuffle(&mut deck);
+        let (dealt, rest) = deck.split_at(n * size);
+        let (kitty, set_aside) = rest.split_at(rules.kitty as usize);
+
+        let suited = dealt.iter().filter(|c| c.suited()).count();
+        let pick = rng.below(suited);
+        let at = (0..dealt.len())
+            .filter(|&i| dealt[i].suited())
+            .nth(pick)
+            .expect("a deal holds a card with a suit to mark");
+        let (open, marked) = (at / size, dealt[at]);
+
+        let hand = |seat: usize| &dealt[seat * size..(seat + 1) * size];
+        let suits_of = |cards: &[Card]| {
+            let mut held = [0u8; 4];
+            for c in cards.iter().filter(|c| c.slot == marked.slot) {
+                held[c.suit as usize] += 1;
+            }
+            held
+        };
+        let mut held: Vec<[u8; 4]> = (0..n).map(|s| suits_of(hand(s))).collect();
+        for (have, &extra) in held[open].iter_mut().zip(&suits_of(kitty)) {
+            *have += extra;
+        }
+        let copies = Copies {
+            rank: marked.slot as usize,
+            suit: marked.suit as usize,
+            held,
+        };
+        let dealt = Dealt {
+            hands: (0..n).map(|s| count(hand(s))).collect(),
+            kitty: count(kitty),
+            set_aside: count(set_aside),
+            first: open,
+            suited: self.t.record.then(|| Suited {
+                hands: (0..n).map(|s| hand(s).to_vec()).collect(),
+                kitty: kitty.to_vec(),
+                marked,
+            }),
+        };
+        (dealt, copies)
+    }
+
+    pub(super) fn run(mut self, rng: &mut Rng) -> Outcome {
+        let n = self.t.players();
+        let (dealt, mut copies) = self.deal(rng);
+        self.t.deal_log(&dealt);
+        let open = dealt.first;
+        let mut hands = dealt.hands;
+        hands[open] = hands[open] + dealt.kitty;
+        let hidden = copies.partner_of(open);
+        let mut stake = Stake {
+            factor: 1,
+            count: 1,
+        };
+        let mut revealed = self.reveal_round(open, hidden, &mut stake, rng);
+        self.double_round(open, &mut stake, rng);
+
+        let (winner, plays) = self.t.tricks(&mut hands, open, rng, &mut |seat, m| {
+            if doubles(m) {
+                stake.factor *= 2;
+            }
+            let named = copies.take(seat, m.cards.get(copies.rank))?;
+            if !revealed && named.suits[copies.suit] > 0 {
+                // The hidden landlord showed the copy, or the open landlord
+                // playing alone has now played both.
+                revealed = Some(seat) == hidden
+                    || (hidden.is_none() && seat == open && !copies.holds_marked(open));
+            }
+            Some(named)
+        });
+
+        let landlords: Vec<usize> = std::iter::once(open).chain(hidden).collect();
+        let won = landlords.contains(&winner);
+        let w = stake.value() * spring_factor(self.t.rules(), &plays, &landlords, won);
+        let sign = if won { 1 } else { -1 };
+        let mut scores = vec![-sign * w; n];
+        match hidden {
+            None => scores[open] = sign * w * (n as i64 - 1),
+            Some(h) => {
+                // The open landlord carries two farmers' worth, the hidden one.
+                scores[open] = sign * w * 2;
+                scores[h] = sign * w;
+            }
+        }
+        let out = &mut self.t.out;
+        out.landlord = open;
+        out.hidden_landlord = hidden;
+        out.revealed = revealed;
+        out.landlord_won = won;
+        out.multiplier = w;
+        out.scores = scores;
+        self.t.out
+    }
+
+    /// Every seat from the open landlord answers once. Farmers may only
+    /// keep (they answer so that the turns give nothing away); a landlord
+    /// may reveal, and the first reveal (×2) ends the round. Returns
+    /// whether someone revealed.
+    fn reveal_round(
+        &mut self,
+        open: usize,
+        hidden: Option<usize>,
+        stake: &mut Stake,
+        rng: &mut Rng,
+    ) -> bool {
+        let n = self.t.players();
+        for seat in (0..n).map(|i| (open + i) % n) {
+            let landlord = seat == open || Some(seat) == hidden;
+            let reveal = landlord && self.t.accepts(rng);
+            self.t.log(seat, Action::Reveal(reveal));
+            if reveal {
+                stake.factor *= 2;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every seat from the open landlord may double once: ×2, or +1 under
+    /// `double_step = plus1`.
+    fn double_round(&mut self, open: usize, stake: &mut Stake, rng: &mut Rng) {
+        let n = self.t.players();
+        let plus_one = self.t.rules().double_step == DoubleStep::Plus1;
+        for seat in (0..n).map(|i| (open + i) % n) {
+            let double = self.t.accepts(rng);
+            self.t.log(seat, Action::Double(double));
+            match (double, plus_one) {
+                (false, _) => {}
+                (true, false) => stake.factor *= 2,
+                (true, true) => stake.count += 1,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{simulate, Policy};
+    use super::*;
+    use crate::engine::Engine;
+
+    fn five() -> Engine {
+        Engine::new(Rules::preset("five-player").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn copies_leave_a_hand_lowest_suit_first() {
+        // Marked 9h; the seat holds 9d 9h 9h 9s.
+        let mut copies = Copies {
+            rank: 6,
+            suit: 2,
+            held: vec![[1, 0, 2, 1]],
+        };
+        let first = copies.take(0, 1).unwrap();
+        assert_eq!(first.suits, [1, 0, 0, 0]);
+        assert!(copies.holds_marked(0));
+        let next = copies.take(0, 2).unwrap();
+        assert_eq!(next.suits, [0, 0, 2, 0]);
+        assert!(!copies.holds_marked(0));
+        assert_eq!(copies.take(0, 0), None);
+    }
+
+    #[test]
+    fn recorded_deals_are_whole_decks_with_the_marked_card_at_first() {
+        let e = five();
+        for o in simulate(&e, 200, 5, 1, Policy::Random, 200).unwrap() {
+            let d = &o.deals[0];
+            let s = d.suited.as_ref().unwrap();
+            assert!(s.marked.suited() && s.hands[d.first].contains(&s.marked));
+            for (cards, suited) in d.hands.iter().zip(&s.hands) {
+                assert_eq!(*cards, count(suited));
+            }
+            assert_eq!(d.kitty, count(&s.kitty));
+            let mut all: Vec<Card> = s.hands.concat();
+            all.extend(&s.kitty);
+            all.sort_unstable();
+            let mut deck = physical_deck(e.rules());
+            deck.sort_unstable();
+            assert_eq!(all, deck);
+            // The hidden landlord holds the other copy; none when the open
+            // landlord has both (dealt, or from the kitty).
+            let other = (0..5).find(|&p| p != d.first && s.hands[p].contains(&s.marked));
+            assert_eq!(o.hidden_landlord, other);
+        }
+    }
+
+    #[test]
+    fn scores_split_by_side() {
+        let e = five();
+        let out = simulate(&e, 2000, 1, 2, Policy::Random, 0).unwrap();
+        let solo = out.iter().filter(|o| o.hidden_landlord.is_none()).count();
+        assert!(solo > 100 && solo < 1000, "1 v 4 in {solo} of 2000 deals");
+        for o in &out {
+            assert_eq!(o.scores.iter().sum::<i64>(), 0);
+            let w = o.multiplier;
+            let sign = if o.landlord_won { 1 } else { -1 };
+            match o.hidden_landlord {
+                None => assert_eq!(o.scores[o.landlord], 4 * sign * w),
+                Some(h) => {
+                    assert_ne!(h, o.landlord);
+                    assert_eq!(
+                        (o.scores[o.landlord], o.scores[h]),
+                        (2 * sign * w, sign * w)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_keeps_and_never_doubles() {
+        let e = five();
+        for o in simulate(&e, 300, 2, 1, Policy::Greedy, 300).unwrap() {
+            let before_play = &o.actions[..10];
+            assert!(before_play
+                .iter()
+                .all(|(_, a)| matches!(a, Action::Reveal(false) | Action::Double(false))));
+        }
+    }
+}

@@ -1,0 +1,459 @@
+//! Whole deals played in Rust by built-in policies: the presets with one
+//! landlord (classic, two-player, four-player, laizi; `landlord.rs`) and
+//! `five-player` with its open and hidden landlords (`five.rs`).
+//!
+//! The procedures mirror the Python `Game` flows (python/ddz/game/flows/)
+//! decision for decision; a test replays recorded deals through `Game` and
+//! compares the outcomes. Every game draws from its own generator, seeded
+//! from (seed, game index), so results do not depend on the number of
+//! threads.
+//!
+//! This file holds what the flows share: the generator, the policies, the
+//! action and outcome types, physical cards where suits matter, the trick
+//! loop and the spring rule.
+
+mod five;
+mod landlord;
+
+use crate::batch;
+use crate::cards::{Cards, SYMBOLS, TWO};
+use crate::engine::Engine;
+use crate::play::Move;
+use crate::rules::Rules;
+use rayon::prelude::*;
+use std::fmt;
+
+/// How the simulated players choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly among the legal actions.
+    Random,
+    /// What `ddz.agents.GreedyAgent` picks: the smallest play that beats
+    /// (hint order), else pass; the smallest lead; the lowest open bid;
+    /// declines every other option (no kick, keep hidden, no double).
+    Greedy,
+}
+
+/// A decision of a simulated deal, as the Python `Game` spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Pass,
+    Bid(u8),
+    Call,
+    Kick(bool),
+    CounterKick(bool),
+    /// Five-player reveal round: `keep` (false) or `reveal` (true).
+    Reveal(bool),
+    Double(bool),
+    /// A play, with the physical copies it takes of a rank whose identity
+    /// matters (five-player: the marked card's rank).
+    Play(Move, Option<Named>),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Pass => write!(f, "pass"),
+            Action::Bid(b) => write!(f, "bid:{b}"),
+            Action::Call => write!(f, "call"),
+            Action::Kick(true) => write!(f, "kick"),
+            Action::Kick(false) => write!(f, "no-kick"),
+            Action::CounterKick(true) => write!(f, "counter-kick"),
+            Action::CounterKick(false) => write!(f, "no-counter-kick"),
+            Action::Reveal(true) => write!(f, "reveal"),
+            Action::Reveal(false) => write!(f, "keep"),
+            Action::Double(true) => write!(f, "double"),
+            Action::Double(false) => write!(f, "no-double"),
+            Action::Play(m, _) => write!(f, "{m}"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Physical cards, for the presets where a card's suit matters
+// ---------------------------------------------------------------------------
+
+/// Suit letters, lowest first, as the Python deck orders them (♦ ♣ ♥ ♠).
+const SUITS: [char; 4] = ['d', 'c', 'h', 's'];
+
+/// One physical card: a rank slot and, for ranks `3`..`2`, a suit
+/// (an index into `d c h s`; 0 for jokers and laizi, which have none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card {
+    pub slot: u8,
+    pub suit: u8,
+}
+
+impl Card {
+    /// Does this card carry a suit (an ordinary rank, not a joker or laizi)?
+    pub fn suited(self) -> bool {
+        self.slot as usize <= TWO
+    }
+}
+
+impl fmt::Display for Card {
+    /// As the Python `Game` writes identities: `9h`, `X`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", SYMBOLS[self.slot as usize])?;
+        if self.suited() {
+            write!(f, "{}", SUITS[self.suit as usize])?;
+        }
+        Ok(())
+    }
+}
+
+/// Cards as identities, low to high by rank then suit (Python's `text`).
+pub fn identities(cards: &[Card]) -> String {
+    let mut sorted = cards.to_vec();
+    sorted.sort_unstable();
+    sorted.iter().map(Card::to_string).collect()
+}
+
+/// The physical copies of one rank that a play takes, counted by suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Named {
+    pub rank: u8,
+    pub suits: [u8; 4],
+}
+
+impl Named {
+    /// The play's cards as the Python `Game` names them (`step(..., cards=)`):
+    /// the named rank with suits, every other rank bare (any copy will do).
+    pub fn ids(&self, cards: &Cards) -> String {
+        let mut out = String::new();
+        for (slot, &symbol) in SYMBOLS.iter().enumerate() {
+            if slot == self.rank as usize {
+                for (&suit, &n) in SUITS.iter().zip(&self.suits) {
+                    for _ in 0..n {
+                        out.push(symbol);
+                        out.push(suit);
+                    }
+                }
+            } else {
+                out.extend(std::iter::repeat_n(symbol, cards.get(slot) as usize));
+            }
+        }
+        out
+    }
+}
+
+/// A deal with suits, and its marked card (five-player).
+#[derive(Clone, Debug)]
+pub struct Suited {
+    pub hands: Vec<Vec<Card>>,
+    pub kitty: Vec<Card>,
+    pub marked: Card,
+}
+
+/// The cards of one deal.
+#[derive(Clone, Debug)]
+pub struct Dealt {
+    pub hands: Vec<Cards>,
+    pub kitty: Cards,
+    pub set_aside: Cards,
+    pub first: usize,
+    /// The same deal with suits, where identities matter (five-player).
+    pub suited: Option<Suited>,
+}
+
+/// What happened in one simulated deal.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The landlord (five-player: the open landlord).
+    pub landlord: usize,
+    /// Five-player: the hidden landlord, None when the open landlord plays
+    /// alone (1 v 4). Always None for the one-landlord presets.
+    pub hidden_landlord: Option<usize>,
+    /// Five-player: the partnership was public at the end (a reveal, or the
+    /// copy of the marked card played).
+    pub revealed: bool,
+    /// True when the landlord's side won.
+    pub landlord_won: bool,
+    /// Plays and passes in the trick phase.
+    pub turns: u32,
+    /// Bombs and king bombs played.
+    pub bombs: u32,
+    pub multiplier: i64,
+    pub scores: Vec<i64>,
+    /// Every deal dealt (redeals included) and every action, when recorded.
+    pub deals: Vec<Dealt>,
+    pub actions: Vec<(usize, Action)>,
+}
+
+/// Why a rule set cannot be simulated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "simulate does not play {:?} yet; it plays classic, two-player, four-player, \
+             five-player and laizi",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+/// SplitMix64: small, fast, and the same on every platform.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+    /// Fisher-Yates.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// The Python flow a preset plays.
+#[derive(Clone, Copy)]
+enum Flow {
+    Landlord(landlord::Auction),
+    FivePlayer,
+}
+
+fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
+    if preset == "five-player" {
+        return Ok(Flow::FivePlayer);
+    }
+    landlord::auction_of(preset)
+        .map(Flow::Landlord)
+        .ok_or_else(|| Unsupported(preset.to_string()))
+}
+
+/// Play `games` deals on `threads` threads; deal `i` uses generator
+/// (seed, i). The first `record` outcomes keep their deals and actions.
+pub fn simulate(
+    engine: &Engine,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    policy: Policy,
+    record: usize,
+) -> Result<Vec<Outcome>, Unsupported> {
+    simulate_from(engine, 0, games, seed, threads, policy, record)
+}
+
+/// As `simulate`, for deals `first .. first + games` of the same series, so
+/// a long run can be played in parts with the same results.
+pub fn simulate_from(
+    engine: &Engine,
+    first: usize,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    policy: Policy,
+    record: usize,
+) -> Result<Vec<Outcome>, Unsupported> {
+    let flow = flow_of(&engine.rules().preset)?;
+    let play = |i: usize| {
+        let index = (first + i) as u64;
+        let mut rng = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        rng.next();
+        let table = Table::new(engine, policy, i < record);
+        match flow {
+            Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),
+            Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
+        }
+    };
+    Ok(batch::run_on(threads, || {
+        (0..games)
+            .into_par_iter()
+            .with_min_len(64)
+            .map(play)
+            .collect()
+    }))
+}
+
+/// What every flow shares while it plays one deal: the rules, the policy,
+/// the record and the trick loop.
+struct Table<'e> {
+    engine: &'e Engine,
+    policy: Policy,
+    record: bool,
+    out: Outcome,
+    buf: Vec<Move>,
+}
+
+impl<'e> Table<'e> {
+    fn new(engine: &'e Engine, policy: Policy, record: bool) -> Self {
+        Table {
+            engine,
+            policy,
+            record,
+            out: Outcome::default(),
+            buf: Vec::with_capacity(512),
+        }
+    }
+
+    fn rules(&self) -> &'e Rules {
+        self.engine.rules()
+    }
+
+    fn players(&self) -> usize {
+        self.engine.rules().players as usize
+    }
+
+    fn log(&mut self, seat: usize, action: Action) {
+        if self.record {
+            self.out.actions.push((seat, action));
+        }
+    }
+
+    fn deal_log(&mut self, dealt: &Dealt) {
+        if self.record {
+            self.out.deals.push(dealt.clone());
+        }
+    }
+
+    /// A yes/no option whose "no" the greedy policy always takes (kick,
+    /// reveal, double): random takes it with probability 1/2.
+    fn accepts(&self, rng: &mut Rng) -> bool {
+        self.policy == Policy::Random && rng.below(2) == 1
+    }
+
+    /// Trick play from `leader`'s lead until a hand is empty. `on_play`
+    /// runs after each play has left the hand, as the Python flow's
+    /// `on_play` does, and returns the physical copies to record with it.
+    /// Returns (winner, plays per seat).
+    ///
+    /// `on_play` is dynamic so that one copy of this loop serves every flow:
+    /// with a single caller, the move generator is inlined here (a generic
+    /// loop, one copy per flow, made greedy deals about 12% slower).
+    fn tricks(
+        &mut self,
+        hands: &mut [Cards],
+        leader: usize,
+        rng: &mut Rng,
+        on_play: &mut dyn FnMut(usize, &Move) -> Option<Named>,
+    ) -> (usize, Vec<u32>) {
+        let e = self.engine;
+        let n = hands.len();
+        let mut plays = vec![0u32; n];
+        let mut last: Option<Move> = None;
+        let mut passes = 0;
+        let mut seat = leader;
+        let mut buf = std::mem::take(&mut self.buf);
+        loop {
+            self.out.turns += 1;
+            e.moves_into(&hands[seat], last.as_ref(), &mut buf);
+            let choice = match self.policy {
+                Policy::Random => {
+                    // Python lists pass after the plays when following.
+                    let options = buf.len() + last.is_some() as usize;
+                    let pick = rng.below(options);
+                    buf.get(pick).copied()
+                }
+                Policy::Greedy => buf.iter().min_by_key(|m| e.hint_key(m)).copied(),
+            };
+            match choice {
+                None => {
+                    self.log(seat, Action::Pass);
+                    passes += 1;
+                    if passes == n - 1 {
+                        last = None;
+                        passes = 0;
+                    }
+                }
+                Some(m) => {
+                    hands[seat] = hands[seat] - m.cards;
+                    plays[seat] += 1;
+                    if m.kind.is_bomb() {
+                        self.out.bombs += 1;
+                    }
+                    let named = on_play(seat, &m);
+                    self.log(seat, Action::Play(m, named));
+                    if hands[seat].is_empty() {
+                        self.buf = buf;
+                        return (seat, plays);
+                    }
+                    last = Some(m);
+                    passes = 0;
+                }
+            }
+            seat = (seat + 1) % n;
+        }
+    }
+}
+
+/// The factor spring and anti-spring add (Python `scoring.spring_events`):
+/// ×2 when the losing side played no card, and with `anti_spring` ×2 when
+/// the landlords lost having made only one play between them.
+fn spring_factor(rules: &Rules, plays: &[u32], landlords: &[usize], landlords_won: bool) -> i64 {
+    let mut factor = 1;
+    if rules.spring {
+        let silent = (0..plays.len())
+            .filter(|s| landlords.contains(s) != landlords_won)
+            .all(|s| plays[s] == 0);
+        if silent {
+            factor *= 2;
+        }
+    }
+    if rules.anti_spring && !landlords_won && landlords.iter().map(|&s| plays[s]).sum::<u32>() == 1
+    {
+        factor *= 2;
+    }
+    factor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn same_results_whatever_the_threads() {
+        for preset in ["classic", "five-player"] {
+            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            let one = simulate(&e, 500, 7, 1, Policy::Random, 0).unwrap();
+            let two = simulate(&e, 500, 7, 2, Policy::Random, 0).unwrap();
+            for (a, b) in one.iter().zip(&two) {
+                assert_eq!(
+                    (a.landlord, &a.scores, a.turns),
+                    (b.landlord, &b.scores, b.turns)
+                );
+            }
+            assert!(one.iter().all(|o| o.scores.iter().sum::<i64>() == 0));
+        }
+    }
+
+    #[test]
+    fn other_presets_are_refused() {
+        let e = Engine::new(Rules::preset("six-player-2v4").unwrap()).unwrap();
+        assert!(simulate(&e, 1, 0, 1, Policy::Random, 0).is_err());
+    }
+
+    #[test]
+    fn named_copies_spell_the_whole_play() {
+        let named = Named {
+            rank: 6,
+            suits: [1, 0, 1, 0],
+        };
+        let cards = Cards::parse("8899T").unwrap();
+        assert_eq!(named.ids(&cards), "889d9hT");
+    }
+
+    #[test]
+    fn spring_counts_the_losing_side() {
+        let r = Rules::preset("five-player").unwrap();
+        // Landlords 0 and 2 won; farmers 1, 3, 4 never played.
+        assert_eq!(spring_factor(&r, &[3, 0, 1, 0, 0], &[0, 2], true), 2);
+        assert_eq!(spring_factor(&r, &[3, 1, 1, 0, 0], &[0, 2], true), 1);
+        // The landlords lost: the open landlord always led once.
+        assert_eq!(spring_factor(&r, &[1, 2, 0, 1, 1], &[0, 2], false), 1);
+    }
+}
