@@ -51,12 +51,11 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     Some(built)
 }
 
-/// Run `work` on `threads` threads (inline when one thread or no pool).
+/// Run `work` on a pool of `threads` threads. Even one thread gets its own
+/// pool: outside a pool, rayon's parallel iterators would use its global
+/// pool, that is every core.
 pub(crate) fn run_on<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    if threads <= 1 {
-        return work();
-    }
-    match pool(threads) {
+    match pool(threads.max(1)) {
         Some(p) => p.install(work),
         None => work(),
     }
@@ -173,6 +172,13 @@ pub fn moves_batch(
 mod tests {
     use super::*;
     use crate::rules::Rules;
+
+    #[test]
+    fn work_runs_on_exactly_the_threads_asked_for() {
+        assert_eq!(run_on(1, rayon::current_num_threads), 1);
+        assert_eq!(run_on(2, rayon::current_num_threads), 2);
+        assert_eq!(run_on(0, rayon::current_num_threads), 1);
+    }
 
     #[test]
     fn batches_agree_with_single_calls_whatever_the_threads() {
