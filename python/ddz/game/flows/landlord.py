@@ -28,6 +28,7 @@ class LandlordFlow(Flow):
         self.landlord: int | None = None
         self.kickers: list[int] = []
         self.kicked = False
+        self.countering = False  # the landlord's answer to the kicks
         if g.rules.preset == "two-player":
             self.auction: Bidding | Calling | BidOnce = Calling(n)
         elif g.rules.preset == "laizi":
@@ -39,9 +40,10 @@ class LandlordFlow(Flow):
     def legal(self, seat: int) -> list[str]:
         if self.g.phase == "bid":
             return self.auction.legal(seat)
-        if self.g.phase == "kick":
-            return ["kick", "no-kick"]
-        return ["counter-kick", "no-counter-kick"]
+        # The kick phase (API.md) holds the kicks and then the counter-kick.
+        if self.countering:
+            return ["counter-kick", "no-counter-kick"]
+        return ["kick", "no-kick"]
 
     def apply(self, seat: int, action: str) -> None:
         g = self.g
@@ -54,7 +56,7 @@ class LandlordFlow(Flow):
                 g.redeal()
             else:
                 self._landlord_chosen(outcome)
-        elif g.phase == "kick":
+        elif not self.countering:
             if action == "kick":
                 self.kicked = True
                 g.events.append(["kick", 2])
@@ -82,7 +84,7 @@ class LandlordFlow(Flow):
         if self.kickers:
             g.to_act = self.kickers.pop(0)
         elif self.kicked:
-            g.phase, g.to_act = "counter-kick", self.landlord
+            self.countering, g.to_act = True, self.landlord
         else:
             self._begin()
 
