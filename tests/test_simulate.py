@@ -10,7 +10,7 @@ import pytest
 import ddz
 from ddz.game.deck import split_identities
 
-SIMULATED = ["classic", "two-player", "four-player", "five-player", "laizi"]
+SIMULATED = ["classic", "two-player", "four-player", "five-player", "five-player-3deck", "laizi"]
 
 
 @pytest.mark.parametrize("preset", SIMULATED)
@@ -33,6 +33,10 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
         if preset == "five-player":
             hidden = game.flow.hidden
             assert out["hidden_landlord"][i] == (-1 if hidden is None else hidden)
+            assert out["revealed"][i] == game.flow.revealed
+        if preset == "five-player-3deck":
+            deputy = game.flow.deputy
+            assert out["deputy"][i] == (-1 if deputy is None else deputy)
             assert out["revealed"][i] == game.flow.revealed
 
 
@@ -67,6 +71,26 @@ def test_five_player_plays_the_copies_game_would_take() -> None:
     # Both team shapes occur, and deals ending with the team public and secret.
     assert (out["hidden_landlord"] == -1).any() and (out["hidden_landlord"] >= 0).any()
     assert out["revealed"].any() and not out["revealed"].all()
+
+
+@pytest.mark.parametrize("scheme", ["multiply", "power"])
+def test_five_player_3deck_auto_wins_and_schemes_replay(scheme: str) -> None:
+    """The rare auto-wins (no trick play) and both scoring schemes agree
+    with `Game` too."""
+    rules = ddz.Rules("five-player-3deck", score_scheme=scheme)
+    for policy in ["random", "greedy"]:
+        out = ddz.simulate(rules, 100, seed=8, policy=policy, record=100)
+        for i, record in enumerate(out["records"]):
+            assert ddz.Game.from_json(record).result["scores"] == list(out["scores"][i])
+    many = ddz.simulate(rules, 40000, seed=1)
+    auto = np.flatnonzero(many["turns"] == 0)
+    assert len(auto) >= 3
+    for i in auto:
+        one = ddz.simulate(rules, 1, seed=1, record=1, first=int(i))
+        game = ddz.Game.from_json(one["records"][0])
+        assert game.result["auto_win"] in ("no-pair", "big-bomb", "no-bomb")
+        assert game.result["scores"] == list(many["scores"][i])
+        assert game.flow.landlord == many["landlord"][i]
 
 
 def test_same_seed_same_results_whatever_the_threads() -> None:

@@ -31,6 +31,9 @@ def simulate(
     landlord, and two more arrays say ``hidden_landlord`` (-1 when the open
     landlord plays alone, 1 v 4) and whether the partnership was
     ``revealed`` by the end (a reveal, or the marked card's copy played).
+    In ``five-player-3deck``, ``landlord`` is the main landlord, ``deputy``
+    the called friend (-1 for a solo or an auto-win) and ``revealed`` whether
+    the called card was shown in play.
     With ``record=k`` it also holds
     ``records``: the first k deals as `Game` records, which
     ``ddz.Game.from_json`` replays. ``first`` starts the series at that deal,
@@ -64,6 +67,9 @@ def simulate(
     }
     if rules.preset == "five-player":
         out["hidden_landlord"] = raw["hidden_landlord"]
+        out["revealed"] = raw["revealed"]
+    elif rules.preset == "five-player-3deck":
+        out["deputy"] = raw["hidden_landlord"]
         out["revealed"] = raw["revealed"]
     if record:
         out["records"] = records

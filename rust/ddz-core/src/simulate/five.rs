@@ -37,10 +37,10 @@ impl Stake {
 }
 
 /// The copies of the marked card's rank, by suit, in each seat's hand.
-struct Copies {
-    rank: usize,
-    suit: usize,
-    held: Vec<[u8; 4]>,
+pub(super) struct Copies {
+    pub(super) rank: usize,
+    pub(super) suit: usize,
+    pub(super) held: Vec<[u8; 4]>,
 }
 
 impl Copies {
@@ -57,7 +57,7 @@ impl Copies {
     /// `seat` plays `n` cards of the marked rank: they leave the hand
     /// lowest suit first, as in Python's `Game._take`. Returns the copies
     /// taken, or None when the play holds none of the rank.
-    fn take(&mut self, seat: usize, n: u8) -> Option<Named> {
+    pub(super) fn take(&mut self, seat: usize, n: u8) -> Option<Named> {
         if n == 0 {
             return None;
         }
@@ -78,7 +78,7 @@ impl Copies {
 
 /// Every physical card of the rule set's deck: each suited card once per
 /// deck, then the jokers and laizi.
-fn physical_deck(rules: &Rules) -> Vec<Card> {
+pub(super) fn physical_deck(rules: &Rules) -> Vec<Card> {
     let mut deck = Vec::with_capacity(rules.deck_size());
     for slot in 0..=TWO as u8 {
         for suit in 0..4 {
@@ -102,7 +102,7 @@ fn physical_deck(rules: &Rules) -> Vec<Card> {
     deck
 }
 
-fn count(cards: &[Card]) -> Cards {
+pub(super) fn count(cards: &[Card]) -> Cards {
     let mut c = Cards::EMPTY;
     for card in cards {
         c.0[card.slot as usize] += 1;

@@ -1,6 +1,7 @@
 //! Whole deals played in Rust by built-in policies: the presets with one
 //! landlord (classic, two-player, four-player, laizi; `landlord.rs`) and
-//! `five-player` with its open and hidden landlords (`five.rs`).
+//! `five-player` with its open and hidden landlords (`five.rs`), and
+//! `five-player-3deck` with its grab, solo or called friend (`five3.rs`).
 //!
 //! The procedures mirror the Python `Game` flows (python/ddz/game/flows/)
 //! decision for decision; a test replays recorded deals through `Game` and
@@ -13,6 +14,7 @@
 //! loop and the spring rule.
 
 mod five;
+mod five3;
 mod landlord;
 
 use crate::batch;
@@ -45,6 +47,14 @@ pub enum Action {
     /// Five-player reveal round: `keep` (false) or `reveal` (true).
     Reveal(bool),
     Double(bool),
+    /// Five-player-3deck grab round: one more grab (a `pass` ends the turn).
+    Grab,
+    /// Five-player-3deck, the main landlord's choice: call a friend.
+    CallFriend,
+    /// Five-player-3deck: play alone, announcing a card held three times.
+    HiddenSolo,
+    /// Five-player-3deck: play alone openly.
+    OpenSolo,
     /// A play, with the physical copies it takes of a rank whose identity
     /// matters (five-player: the marked card's rank).
     Play(Move, Option<Named>),
@@ -64,6 +74,10 @@ impl fmt::Display for Action {
             Action::Reveal(false) => write!(f, "keep"),
             Action::Double(true) => write!(f, "double"),
             Action::Double(false) => write!(f, "no-double"),
+            Action::Grab => write!(f, "grab"),
+            Action::CallFriend => write!(f, "call-friend"),
+            Action::HiddenSolo => write!(f, "hidden-solo"),
+            Action::OpenSolo => write!(f, "open-solo"),
             Action::Play(m, _) => write!(f, "{m}"),
         }
     }
@@ -189,7 +203,7 @@ impl fmt::Display for Unsupported {
         write!(
             f,
             "simulate does not play {:?} yet; it plays classic, two-player, four-player, \
-             five-player and laizi",
+             five-player, five-player-3deck and laizi",
             self.0
         )
     }
@@ -224,11 +238,15 @@ impl Rng {
 enum Flow {
     Landlord(landlord::Auction),
     FivePlayer,
+    FivePlayer3Deck,
 }
 
 fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
     if preset == "five-player" {
         return Ok(Flow::FivePlayer);
+    }
+    if preset == "five-player-3deck" {
+        return Ok(Flow::FivePlayer3Deck);
     }
     landlord::auction_of(preset)
         .map(Flow::Landlord)
@@ -268,6 +286,7 @@ pub fn simulate_from(
         match flow {
             Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),
             Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
+            Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
         }
     };
     Ok(batch::run_on(threads, || {
@@ -324,6 +343,15 @@ impl<'e> Table<'e> {
     /// reveal, double): random takes it with probability 1/2.
     fn accepts(&self, rng: &mut Rng) -> bool {
         self.policy == Policy::Random && rng.below(2) == 1
+    }
+
+    /// One of `options` choices listed in Python's order: random takes any
+    /// uniformly, greedy the first.
+    fn choose(&self, options: usize, rng: &mut Rng) -> usize {
+        match self.policy {
+            Policy::Random => rng.below(options),
+            Policy::Greedy => 0,
+        }
     }
 
     /// Trick play from `leader`'s lead until a hand is empty. `on_play`
