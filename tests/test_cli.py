@@ -224,7 +224,7 @@ def test_simulate_summary_and_json_repeat_for_a_seed() -> None:
 
 
 def test_simulate_errors() -> None:
-    assert_usage_error(run("simulate", "six-player-2v4", "-n", "10"), "six-player-2v4")
+    assert_usage_error(run("simulate", "six-player-3v3", "-n", "10"), "six-player-3v3")
     assert_usage_error(run("simulate", "classic", "-n", "0"), "-n")
     assert_usage_error(run("simulate", "classic", "--policy", "clever"), "policy")
 
@@ -260,6 +260,6 @@ def test_bench_prints_figures_for_a_preset() -> None:
     assert figures["preset"] == "classic" and figures["hand_size"] == 17
     assert figures["simulate, deals per second"] > 0
     assert figures["lead count_moves, us per hand"] > 0
-    text = ok("bench", "six-player-2v4")
+    text = ok("bench", "six-player-3v3")
     assert "not available" in text  # simulate does not play the six-player presets yet
     assert_usage_error(run("bench", "nope"), "nope")

@@ -10,7 +10,19 @@ import pytest
 import ddz
 from ddz.game.deck import split_identities
 
-SIMULATED = ["classic", "two-player", "four-player", "five-player", "five-player-3deck", "laizi"]
+SIMULATED = [
+    "classic",
+    "two-player",
+    "four-player",
+    "five-player",
+    "five-player-3deck",
+    "laizi",
+    "six-player-2v4",
+    "six-player-teams",
+]
+#: Presets whose flow names its landlords in a list (the first is reported
+#: as "landlord", the second, if any, as "hidden_landlord").
+MARKED_SIX = ("six-player-2v4", "six-player-teams")
 
 
 @pytest.mark.parametrize("preset", SIMULATED)
@@ -25,8 +37,9 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
         assert game.phase == "over"
         assert game.result["scores"] == list(out["scores"][i])
         assert game.result["multiplier"] == out["multiplier"][i]
-        assert game.flow.landlord == out["landlord"][i]
-        landlord_won = game.flow.landlord in game.result["winners"]
+        landlord = game.flow.landlords[0] if preset in MARKED_SIX else game.flow.landlord
+        assert landlord == out["landlord"][i]
+        landlord_won = landlord in game.result["winners"]
         assert out["winner_side"][i] == (0 if landlord_won else 1)
         trick_play = [a for _, a in game.history[len(game.history) - out["turns"][i] :]]
         assert sum(is_bomb(game.rules, a) for a in trick_play) == out["bombs"][i]
@@ -34,6 +47,10 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
             hidden = game.flow.hidden
             assert out["hidden_landlord"][i] == (-1 if hidden is None else hidden)
             assert out["revealed"][i] == game.flow.revealed
+        if preset in MARKED_SIX:
+            second = game.flow.landlords[1:]
+            key = "second_landlord" if preset == "six-player-2v4" else "counter_landlord"
+            assert out[key][i] == (second[0] if second else -1)
         if preset == "five-player-3deck":
             deputy = game.flow.deputy
             assert out["deputy"][i] == (-1 if deputy is None else deputy)
@@ -105,8 +122,8 @@ def test_same_seed_same_results_whatever_the_threads() -> None:
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="policy"):
         ddz.simulate("classic", 10, policy="clever")
-    with pytest.raises(ValueError, match="six-player-2v4"):
-        ddz.simulate("six-player-2v4", 10)
+    with pytest.raises(ValueError, match="six-player-3v3"):
+        ddz.simulate("six-player-3v3", 10)
     with pytest.raises(ValueError, match="games"):
         ddz.simulate("classic", -1)
     with pytest.raises(ValueError, match="threads"):

@@ -34,6 +34,10 @@ def simulate(
     In ``five-player-3deck``, ``landlord`` is the main landlord, ``deputy``
     the called friend (-1 for a solo or an auto-win) and ``revealed`` whether
     the called card was shown in play.
+    In ``six-player-2v4``, ``landlord`` is the big landlord and
+    ``second_landlord`` the secret mark's holder; in ``six-player-teams``,
+    ``landlord`` is the main landlord (``winner_side`` 0: the main side won)
+    and ``counter_landlord`` the counter landlord (-1 for a solo deal).
     With ``record=k`` it also holds
     ``records``: the first k deals as `Game` records, which
     ``ddz.Game.from_json`` replays. ``first`` starts the series at that deal,
@@ -71,6 +75,10 @@ def simulate(
     elif rules.preset == "five-player-3deck":
         out["deputy"] = raw["hidden_landlord"]
         out["revealed"] = raw["revealed"]
+    elif rules.preset == "six-player-2v4":
+        out["second_landlord"] = raw["hidden_landlord"]
+    elif rules.preset == "six-player-teams":
+        out["counter_landlord"] = raw["hidden_landlord"]
     if record:
         out["records"] = records
     return out

@@ -26,8 +26,13 @@ fn deal_dict<'py>(py: Python<'py>, d: &Dealt) -> PyResult<Bound<'py, PyDict>> {
     out.set_item("kitty", kitty)?;
     out.set_item("set_aside", d.set_aside.to_string())?;
     out.set_item("first", d.first)?;
-    if let Some(s) = &d.suited {
-        out.set_item("marked", s.marked.to_string())?;
+    match d.suited.as_ref().map(|s| (s, s.marks)) {
+        Some((_, Some([(public, at), (secret, secret_at)]))) => {
+            out.set_item("marked", format!("{public}@{at}"))?;
+            out.set_item("secret", format!("{secret}@{secret_at}"))?;
+        }
+        Some((s, None)) => out.set_item("marked", s.marked.to_string())?,
+        None => {}
     }
     Ok(out)
 }

@@ -171,6 +171,7 @@ impl<'e> Deal<'e> {
                 hands: (0..n).map(|s| hand(s).to_vec()).collect(),
                 kitty: kitty.to_vec(),
                 marked,
+                marks: None,
             }),
         };
         (dealt, copies)
@@ -191,7 +192,7 @@ impl<'e> Deal<'e> {
         let mut revealed = self.reveal_round(open, hidden, &mut stake, rng);
         self.double_round(open, &mut stake, rng);
 
-        let (winner, plays) = self.t.tricks(&mut hands, open, rng, &mut |seat, m| {
+        let (winner, plays) = self.t.tricks(&mut hands, open, rng, &mut |seat, m, _| {
             if doubles(m) {
                 stake.factor *= 2;
             }

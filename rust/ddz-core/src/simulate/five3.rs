@@ -130,6 +130,7 @@ impl<'e> Deal<'e> {
                 hands: (0..n).map(|s| hand(s).to_vec()).collect(),
                 kitty: kitty.to_vec(),
                 marked,
+                marks: None,
             }),
         };
         (dealt, ids, ids_of(kitty), marked)
@@ -211,7 +212,7 @@ impl<'e> Deal<'e> {
             Some(seat) == deputy || (seat == landlord && choice == Choice::HiddenSolo)
         };
         let mut revealed = false;
-        let (winner, plays) = self.t.tricks(&mut hands, landlord, rng, &mut |seat, m| {
+        let (winner, plays) = self.t.tricks(&mut hands, landlord, rng, &mut |seat, m, _| {
             let id = called?;
             let (named, holds) = match copies.as_mut() {
                 Some(c) => {

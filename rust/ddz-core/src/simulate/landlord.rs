@@ -86,7 +86,7 @@ impl<'e> Deal<'e> {
             4
         };
         let mut doublings = 0;
-        let (winner, plays) = self.t.tricks(&mut hands, landlord, rng, &mut |_, m| {
+        let (winner, plays) = self.t.tricks(&mut hands, landlord, rng, &mut |_, m, _| {
             let doubles = match m.kind {
                 Kind::KingBomb => true,
                 Kind::Bomb => m.length >= doubling_bomb,

@@ -1,7 +1,9 @@
 //! Whole deals played in Rust by built-in policies: the presets with one
 //! landlord (classic, two-player, four-player, laizi; `landlord.rs`) and
 //! `five-player` with its open and hidden landlords (`five.rs`), and
-//! `five-player-3deck` with its grab, solo or called friend (`five3.rs`).
+//! `five-player-3deck` with its grab, solo or called friend (`five3.rs`),
+//! and `six-player-2v4` and `six-player-teams` with their two marked cards
+//! (`six2v4.rs`).
 //!
 //! The procedures mirror the Python `Game` flows (python/ddz/game/flows/)
 //! decision for decision; a test replays recorded deals through `Game` and
@@ -16,6 +18,7 @@
 mod five;
 mod five3;
 mod landlord;
+mod six2v4;
 
 use crate::batch;
 use crate::cards::{Cards, SYMBOLS, TWO};
@@ -55,6 +58,11 @@ pub enum Action {
     HiddenSolo,
     /// Five-player-3deck: play alone openly.
     OpenSolo,
+    /// Six-player-2v4 and -teams: `show` (true) or `no-show` (false).
+    Show(bool),
+    /// Six-player-teams: a farmer's side, `side:main` (false) or
+    /// `side:counter` (true).
+    Side(bool),
     /// A play, with the physical copies it takes of a rank whose identity
     /// matters (five-player: the marked card's rank).
     Play(Move, Option<Named>),
@@ -78,6 +86,10 @@ impl fmt::Display for Action {
             Action::CallFriend => write!(f, "call-friend"),
             Action::HiddenSolo => write!(f, "hidden-solo"),
             Action::OpenSolo => write!(f, "open-solo"),
+            Action::Show(true) => write!(f, "show"),
+            Action::Show(false) => write!(f, "no-show"),
+            Action::Side(false) => write!(f, "side:main"),
+            Action::Side(true) => write!(f, "side:counter"),
             Action::Play(m, _) => write!(f, "{m}"),
         }
     }
@@ -157,6 +169,9 @@ pub struct Suited {
     pub hands: Vec<Vec<Card>>,
     pub kitty: Vec<Card>,
     pub marked: Card,
+    /// Six-player-2v4 and -teams: the public and the secret mark, each a
+    /// card and the seat holding that copy (records write `card@seat`).
+    pub marks: Option<[(Card, usize); 2]>,
 }
 
 /// The cards of one deal.
@@ -203,7 +218,7 @@ impl fmt::Display for Unsupported {
         write!(
             f,
             "simulate does not play {:?} yet; it plays classic, two-player, four-player, \
-             five-player, five-player-3deck and laizi",
+             five-player, five-player-3deck, six-player-2v4, six-player-teams and laizi",
             self.0
         )
     }
@@ -239,6 +254,7 @@ enum Flow {
     Landlord(landlord::Auction),
     FivePlayer,
     FivePlayer3Deck,
+    Six(six2v4::Variant),
 }
 
 fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
@@ -247,6 +263,12 @@ fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
     }
     if preset == "five-player-3deck" {
         return Ok(Flow::FivePlayer3Deck);
+    }
+    if preset == "six-player-2v4" {
+        return Ok(Flow::Six(six2v4::Variant::TwoVsFour));
+    }
+    if preset == "six-player-teams" {
+        return Ok(Flow::Six(six2v4::Variant::Teams));
     }
     landlord::auction_of(preset)
         .map(Flow::Landlord)
@@ -287,6 +309,7 @@ pub fn simulate_from(
             Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),
             Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
             Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
+            Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),
         }
     };
     Ok(batch::run_on(threads, || {
@@ -297,6 +320,10 @@ pub fn simulate_from(
             .collect()
     }))
 }
+
+/// A flow's hook after each play (see `Table::tricks`): the seat, the play
+/// and every hand; returns the physical copies to record with the play.
+type OnPlay<'a> = dyn FnMut(usize, &Move, &mut [Cards]) -> Option<Named> + 'a;
 
 /// What every flow shares while it plays one deal: the rules, the policy,
 /// the record and the trick loop.
@@ -356,8 +383,10 @@ impl<'e> Table<'e> {
 
     /// Trick play from `leader`'s lead until a hand is empty. `on_play`
     /// runs after each play has left the hand, as the Python flow's
-    /// `on_play` does, and returns the physical copies to record with it.
-    /// Returns (winner, plays per seat).
+    /// `on_play` does, and returns the physical copies to record with it;
+    /// it may take cards from the hands (six-player: the dead joker). Then,
+    /// as in Python's `Game`, the player wins with an empty hand, else the
+    /// first seat whose hand is empty. Returns (winner, plays per seat).
     ///
     /// `on_play` is dynamic so that one copy of this loop serves every flow:
     /// with a single caller, the move generator is inlined here (a generic
@@ -367,7 +396,7 @@ impl<'e> Table<'e> {
         hands: &mut [Cards],
         leader: usize,
         rng: &mut Rng,
-        on_play: &mut dyn FnMut(usize, &Move) -> Option<Named>,
+        on_play: &mut OnPlay<'_>,
     ) -> (usize, Vec<u32>) {
         let e = self.engine;
         let n = hands.len();
@@ -403,11 +432,16 @@ impl<'e> Table<'e> {
                     if m.kind.is_bomb() {
                         self.out.bombs += 1;
                     }
-                    let named = on_play(seat, &m);
+                    let named = on_play(seat, &m, hands);
                     self.log(seat, Action::Play(m, named));
-                    if hands[seat].is_empty() {
+                    let out = if hands[seat].is_empty() {
+                        Some(seat)
+                    } else {
+                        hands.iter().position(Cards::is_empty)
+                    };
+                    if let Some(winner) = out {
                         self.buf = buf;
-                        return (seat, plays);
+                        return (winner, plays);
                     }
                     last = Some(m);
                     passes = 0;
@@ -461,7 +495,7 @@ mod tests {
 
     #[test]
     fn other_presets_are_refused() {
-        let e = Engine::new(Rules::preset("six-player-2v4").unwrap()).unwrap();
+        let e = Engine::new(Rules::preset("six-player-3v3").unwrap()).unwrap();
         assert!(simulate(&e, 1, 0, 1, Policy::Random, 0).is_err());
     }
 
