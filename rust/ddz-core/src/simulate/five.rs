@@ -14,7 +14,10 @@
 //! never name them, so the marked copy leaves a hand exactly when every
 //! lower-suited copy of its rank in that hand has gone.
 
-use super::{spring_factor, Action, Card, Dealt, Named, Outcome, Rng, Suited, Table};
+use super::{
+    leader_and_partner_scores, spring_factor, Action, Card, Dealt, Named, Outcome, Rng, Suited,
+    Table,
+};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, Rules};
@@ -209,16 +212,8 @@ impl<'e> Deal<'e> {
         let landlords: Vec<usize> = std::iter::once(open).chain(hidden).collect();
         let won = landlords.contains(&winner);
         let w = stake.value() * spring_factor(self.t.rules(), &plays, &landlords, won);
-        let sign = if won { 1 } else { -1 };
-        let mut scores = vec![-sign * w; n];
-        match hidden {
-            None => scores[open] = sign * w * (n as i64 - 1),
-            Some(h) => {
-                // The open landlord carries two farmers' worth, the hidden one.
-                scores[open] = sign * w * 2;
-                scores[h] = sign * w;
-            }
-        }
+        // The open landlord carries two farmers' worth, the hidden one.
+        let scores = leader_and_partner_scores(n, open, hidden, won, w);
         let out = &mut self.t.out;
         out.landlord = open;
         out.hidden_landlord = hidden;

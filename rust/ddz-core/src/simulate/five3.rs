@@ -19,7 +19,9 @@
 //! name the copies each play takes ("ids").
 
 use super::five::{count, physical_deck, Copies};
-use super::{spring_factor, Action, Card, Dealt, Outcome, Rng, Suited, Table};
+use super::{
+    leader_and_partner_scores, spring_factor, Action, Card, Dealt, Outcome, Rng, Suited, Table,
+};
 use crate::cards::{Cards, BIG_JOKER, SLOTS, SMALL_JOKER};
 use crate::rules::{Rules, ScoreScheme};
 
@@ -276,15 +278,7 @@ impl<'e> Deal<'e> {
         revealed: bool,
     ) -> Outcome {
         let n = self.t.players();
-        let sign = if won { 1 } else { -1 };
-        let mut scores = vec![-sign * p; n];
-        match deputy {
-            None => scores[landlord] = sign * p * (n as i64 - 1),
-            Some(d) => {
-                scores[landlord] = sign * p * 2;
-                scores[d] = sign * p;
-            }
-        }
+        let scores = leader_and_partner_scores(n, landlord, deputy, won, p);
         let out = &mut self.t.out;
         out.landlord = landlord;
         out.hidden_landlord = deputy;

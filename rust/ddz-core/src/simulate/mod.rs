@@ -455,6 +455,28 @@ impl<'e> Table<'e> {
 /// The factor spring and anti-spring add (Python `scoring.spring_events`):
 /// ×2 when the losing side played no card, and with `anti_spring` ×2 when
 /// the landlords lost having made only one play between them.
+/// The landlord side's scores in the five-player presets: a partner
+/// settles one farmer's worth `w` and the leading landlord two; alone, the
+/// landlord settles with every farmer.
+fn leader_and_partner_scores(
+    n: usize,
+    leader: usize,
+    partner: Option<usize>,
+    won: bool,
+    w: i64,
+) -> Vec<i64> {
+    let sign = if won { 1 } else { -1 };
+    let mut scores = vec![-sign * w; n];
+    match partner {
+        None => scores[leader] = sign * w * (n as i64 - 1),
+        Some(p) => {
+            scores[leader] = sign * w * 2;
+            scores[p] = sign * w;
+        }
+    }
+    scores
+}
+
 fn spring_factor(rules: &Rules, plays: &[u32], landlords: &[usize], landlords_won: bool) -> i64 {
     let mut factor = 1;
     if rules.spring {
