@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -224,7 +225,7 @@ def test_simulate_summary_and_json_repeat_for_a_seed() -> None:
 
 
 def test_simulate_errors() -> None:
-    assert_usage_error(run("simulate", "six-player-3v3", "-n", "10"), "six-player-3v3")
+    assert_usage_error(run("simulate", "six-player-3v3x", "-n", "10"), "six-player-3v3x")
     assert_usage_error(run("simulate", "classic", "-n", "0"), "-n")
     assert_usage_error(run("simulate", "classic", "--policy", "clever"), "policy")
 
@@ -241,6 +242,15 @@ def test_play_a_deal_through_stdin() -> None:
     assert p.returncode == 0, p.stderr
     assert "you are seat 1" in p.stdout and "your hand:" in p.stdout
     assert "over: winners" in p.stdout and "Traceback" not in p.stderr
+    # Seed 3 deals seat 1 three aces, shown with their suits (symbols or letters).
+    hand_line = next(line for line in p.stdout.splitlines() if line.startswith("your hand:"))
+    assert any(f"A{s} A{t} A{u}" in hand_line for s, t, u in ("♦♣♥", "dch"))
+    assert "← hint" in p.stdout  # the suggested play is marked
+    # The result table: one row per seat, seat, score and outcome; scores sum to 0.
+    rows = re.findall(r"^\W*(\d)\W+([+-]\d+)\W+(won|lost)", p.stdout, re.MULTILINE)
+    assert [int(seat) for seat, _, _ in rows] == [0, 1, 2]
+    assert sum(int(score) for _, score, _ in rows) == 0
+    assert {outcome for _, _, outcome in rows} == {"won", "lost"}
 
 
 def test_play_refuses_an_illegal_play_and_stops_at_end_of_input() -> None:
@@ -260,6 +270,42 @@ def test_bench_prints_figures_for_a_preset() -> None:
     assert figures["preset"] == "classic" and figures["hand_size"] == 17
     assert figures["simulate, deals per second"] > 0
     assert figures["lead count_moves, us per hand"] > 0
-    text = ok("bench", "six-player-3v3")
-    assert "not available" in text  # simulate does not play the six-player presets yet
+    text = ok("bench", "five-player")
+    assert "five-player: 200 seeded 21-card hands" in text
+    assert "simulate, deals per second" in text
     assert_usage_error(run("bench", "nope"), "nope")
+
+
+def run_with_stderr_on_a_terminal(*args: str) -> tuple[str, str]:
+    """Run ddz with stderr on a pseudo-terminal (stdout piped); returns both."""
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen(
+        [sys.executable, "-m", "ddz", *args], stdout=subprocess.PIPE, stderr=slave, text=True
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # the child closed its end
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    stdout = p.communicate(timeout=60)[0]
+    assert p.returncode == 0
+    return stdout, b"".join(chunks).decode()
+
+
+def test_simulate_progress_bar_only_on_a_terminal() -> None:
+    stdout, stderr = run_with_stderr_on_a_terminal("simulate", "classic", "-n", "60000")
+    assert "simulating" in stderr and "60000/60000" in stderr
+    assert "landlord side wins" in stdout
+    # Piped, or asked for JSON: no progress at all (`ok` checks stderr is empty).
+    ok("simulate", "classic", "-n", "60000")
+    stdout, stderr = run_with_stderr_on_a_terminal("simulate", "classic", "-n", "60000", "--json")
+    assert stderr == "" and json.loads(stdout)["games"] == 60000

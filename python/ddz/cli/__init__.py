@@ -1,0 +1,135 @@
+"""The ``ddz`` command line.
+
+::
+
+    ddz moves PRESET HAND [--prev PLAY] [--json]   # legal plays, in hint order
+    ddz classify PRESET CARDS [--json]             # every reading of CARDS as one play
+    ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
+    ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
+    ddz bench [PRESET] [--json]                    # movegen and simulation speed here
+
+Arguments are parsed by ``argparse``; progress bars, tables and colour come
+from ``rich``. Bad input prints one line, ``ddz: error: ...``, to stderr and
+exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+import ddz
+
+from .bench import cmd_bench
+from .common import UsageError
+from .play import cmd_play
+from .query import cmd_classify, cmd_moves
+from .sim import cmd_simulate
+
+PROG = "ddz"
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but errors are one line and never print the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    presets = ", ".join(ddz.PRESETS)
+    parser = _Parser(
+        prog=PROG,
+        description="Dou Dizhu rules engine: list legal plays and classify cards.",
+        epilog=f"presets: {presets}. Cards like '33445566778899TJQKA2XD', '10 J Q', '9h 9s'.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {ddz.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    moves = sub.add_parser(
+        "moves",
+        help="list the legal plays of a hand (smallest first, bombs last)",
+        description="List every legal play from HAND, in the order a game UI suggests them.",
+    )
+    moves.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
+    moves.add_argument("hand", metavar="HAND", help="the cards in hand, e.g. 3334445566XD")
+    moves.add_argument("--prev", metavar="PLAY", help="the play to beat (one reading only)")
+    moves.add_argument("--json", action="store_true", help="print a JSON list of plays")
+    moves.set_defaults(func=cmd_moves)
+
+    classify = sub.add_parser(
+        "classify",
+        help="every reading of some cards as one play",
+        description="Print every reading of CARDS as one play (none when it is not a play).",
+    )
+    classify.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
+    classify.add_argument("cards", metavar="CARDS", help="the cards, e.g. 333444555666")
+    classify.add_argument("--json", action="store_true", help="print a JSON list of readings")
+    classify.set_defaults(func=cmd_classify)
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play many deals in Rust and summarise them",
+        description="Play GAMES whole deals with a built-in policy and print a summary.",
+    )
+    sim.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
+    sim.add_argument("-n", "--games", type=int, default=10_000, help="number of deals")
+    sim.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
+    sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    sim.add_argument("--policy", choices=["random", "greedy"], default="random")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.set_defaults(func=cmd_simulate)
+
+    play = sub.add_parser(
+        "play",
+        help="play one deal in the terminal against built-in agents",
+        description="Play one deal against GreedyAgent opponents.",
+    )
+    play.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 bids or plays first)")
+    play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")
+    play.set_defaults(func=cmd_play)
+
+    bench = sub.add_parser(
+        "bench",
+        help="time move generation and simulation on this machine",
+        description="Time moves, count_moves, batches and simulate on seeded hands.",
+    )
+    bench.add_argument("preset", metavar="PRESET", nargs="?", default="classic")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def _fail(message: str) -> int:
+    one_line = " ".join(str(message).split())
+    print(f"{PROG}: error: {one_line}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise UsageError(
+                "a command is required: moves, classify, simulate, play or bench (see ddz --help)"
+            )
+        return int(args.func(args))
+    except UsageError as e:
+        return _fail(str(e))
+    except (ValueError, TypeError) as e:  # anything the engine rejects that we did not foresee
+        return _fail(str(e))
+    except BrokenPipeError:
+        # `ddz moves ... | head`: stop quietly, and keep Python from complaining at exit.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
