@@ -11,7 +11,7 @@ import pytest
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
-from ddz.game.deck import deck, text
+from ddz.game.deck import deck, sort_key, split_identities, text
 from ddz.game.flows.six_3v3 import KING_BOMB_STEP, stake
 
 NO_KITTY, KITTY = "six-player-3v3", "six-player-3v3-kitty"
@@ -269,6 +269,50 @@ def test_kitty_all_three_copies_two_rounds_three_open_landlords() -> None:
         assert g.observation(s)["kitty"] is None
     finish(g, [GreedyAgent()] * 6)
     check_result(g)
+
+
+def test_kitty_shares_come_from_the_top_in_the_order_named() -> None:
+    # The kitty lies as the deal lists it; the open landlords take it from
+    # the top in the order they were named, whatever the order of the cards.
+    deal = make_deal(KITTY, {0: ["9h", "9h", "9h"]}, seed=8)
+    order = split_identities(deal["kitty"])[::-1]  # high to low: not sorted
+    deal["kitty"] = "".join(order)
+    g = ddz.Game(KITTY, deal=deal)
+    run(g, [(1, "bid:2")] + [(s, "pass") for s in (2, 3, 4, 5, 0)])
+    run(g, [(2, "pass"), (3, "bid:1"), (4, "pass"), (5, "pass"), (0, "pass"), (1, "pass")])
+    run(g, [(2, "pass")])
+    f = g.flow
+    assert f.open == [0, 1, 3]
+    assert f.shares == {0: order[0:4], 1: order[4:8], 3: order[8:12]}
+    assert g.observation(3)["kitty_share"] == text(order[8:12])
+    record = json.loads(g.to_json())
+    assert record["deals"][0]["kitty"] == deal["kitty"]  # the order is kept
+    assert ddz.Game.from_json(g.to_json()).flow.shares == f.shares
+
+    # Two open landlords (case 1): 6 each, the receiver first.
+    deal = make_deal(KITTY, {0: ["9h", "9h"], 3: ["9h"]}, seed=9)
+    order = split_identities(deal["kitty"])
+    order = order[1::2] + order[0::2]
+    deal["kitty"] = "".join(order)
+    g = ddz.Game(KITTY, deal=deal)
+    run(g, [(1, "pass"), (2, "pass"), (3, "pass"), (4, "bid:3")])
+    assert g.flow.shares == {0: order[:6], 4: order[6:]}
+    assert g.hands[4] == sorted(g.deals[0].hands[4] + order[6:], key=sort_key)
+
+
+def test_a_random_deal_records_the_kitty_as_dealt() -> None:
+    # Dealt order, not sorted: the record fixes the shares, and replays them.
+    unsorted = 0
+    for seed in range(20):
+        g = finish(ddz.Game(KITTY, seed=seed), [GreedyAgent()] * 6)
+        kitty = json.loads(g.to_json())["deals"][0]["kitty"]
+        assert split_identities(kitty) == g.deals[0].kitty
+        unsorted += kitty != text(g.deals[0].kitty)
+        shares = [c for s in g.flow.open for c in g.flow.shares[s]]
+        assert shares == g.deals[0].kitty
+        again = ddz.Game.from_json(g.to_json())
+        assert again.flow.shares == g.flow.shares and again.result == g.result
+    assert unsorted > 15
 
 
 @pytest.mark.parametrize("preset", PRESETS)

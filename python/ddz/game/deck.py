@@ -48,9 +48,11 @@ class Deal:
     extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
+        # The kitty in stored order: sorted at the deal, except where a flow
+        # deals from it in order (six-player-3v3-kitty).
         return {
             "hands": [text(h) for h in self.hands],
-            "kitty": text(self.kitty),
+            "kitty": "".join(self.kitty),
             "set_aside": text(self.set_aside),
             "first": self.first,
             **self.extra,
@@ -78,13 +80,17 @@ def split_identities(cards: str) -> list[str]:
     return out
 
 
-def shuffled_deal(rules: ddz.Rules, rng: random.Random) -> Deal:
+def shuffled_deal(rules: ddz.Rules, rng: random.Random, *, sort_kitty: bool = True) -> Deal:
+    """Shuffle and deal; `sort_kitty=False` keeps the kitty in dealt order,
+    for a flow that shares it out from the top."""
     cards = deck(rules)
     rng.shuffle(cards)
     n, size = rules.players, rules.hand_size
     hands = [sorted(cards[i * size : (i + 1) * size], key=sort_key) for i in range(n)]
     rest = cards[n * size :]
-    kitty = sorted(rest[: rules.kitty], key=sort_key)
+    kitty = rest[: rules.kitty]
+    if sort_kitty:
+        kitty.sort(key=sort_key)
     aside = sorted(rest[rules.kitty :], key=sort_key)
     return Deal(hands, kitty, aside, rng.randrange(n))
 

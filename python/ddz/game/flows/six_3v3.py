@@ -42,7 +42,7 @@ class ThreeVThreeFlow(Flow):
         """Shuffle, then mark one dealt non-joker card. With a kitty, only
         cards with no copy in the kitty may be marked, so all three copies
         are in players' hands. `first` records the receiver."""
-        d = shuffled_deal(self.g.rules, rng)
+        d = shuffled_deal(self.g.rules, rng, sort_kitty=False)  # shared from the top
         in_kitty = set(d.kitty)
         choices = [
             (seat, card)
@@ -144,13 +144,12 @@ class ThreeVThreeFlow(Flow):
 
     def _share_kitty(self) -> None:
         """The open landlords share the kitty equally (12, 6+6 or 4+4+4),
-        in a random order drawn from the game's seed, so a share says
-        nothing about the others."""
+        taking it from the top in the order they were named. The kitty lies
+        as dealt (the order the record lists it), which is random, so a
+        share says nothing about the others."""
         g = self.g
-        cards = list(g.kitty)
-        random.Random(f"{g.seed}:kitty:{len(g.deals)}").shuffle(cards)
-        size = len(cards) // len(self.open)
-        self.shares = {s: cards[i * size : (i + 1) * size] for i, s in enumerate(self.open)}
+        size = len(g.kitty) // len(self.open)
+        self.shares = {s: g.kitty[i * size : (i + 1) * size] for i, s in enumerate(self.open)}
         g.give_kitty(self.shares)
 
     def landlords(self) -> list[int]:
