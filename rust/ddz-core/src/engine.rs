@@ -54,7 +54,7 @@ pub struct Engine {
     /// Most copies of one rank a non-bomb may hold (3 under `no_bomb_inside`).
     pub(crate) wing_cap: u8,
     /// How many of each slot the deck holds.
-    copies: [u8; SLOTS],
+    copies: Cards,
 }
 
 impl Engine {
@@ -110,7 +110,7 @@ impl Engine {
             pair_slots |= (1 << SMALL_JOKER) | (1 << BIG_JOKER);
         }
         let wing_cap = if rules.no_bomb_inside { 3 } else { u8::MAX };
-        let copies = std::array::from_fn(|slot| rules.copies(slot));
+        let copies = Cards(std::array::from_fn(|slot| rules.copies(slot)));
         Ok(Engine {
             copies,
             specs,
@@ -132,12 +132,7 @@ impl Engine {
 
     /// Check that `cards` could come from this rule set's deck.
     pub fn check_cards(&self, cards: &Cards) -> Result<(), CardError> {
-        if cards
-            .0
-            .iter()
-            .zip(self.copies.iter())
-            .all(|(have, most)| have <= most)
-        {
+        if self.copies.contains(cards) {
             return Ok(());
         }
         for (slot, &have) in cards.0.iter().enumerate() {

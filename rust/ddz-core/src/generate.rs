@@ -193,6 +193,9 @@ impl<S: Sink> Walk<'_, S> {
         let following = length.is_some();
         let g = spec.group;
         let have = self.at_least[g as usize];
+        if have == 0 {
+            return; // no rank holds a group (common for fours and trios)
+        }
         if !spec.is_chain() {
             let mut ranks = have & self.body_slots(g);
             if following {
@@ -214,6 +217,12 @@ impl<S: Sink> Walk<'_, S> {
             Some(l) => (l as usize, l as usize),
             None => (spec.min_links as usize, spec.max_links as usize),
         };
+        if S::COUNTING && spec.wing == Wing::None && !following {
+            // Leads of a bare sequence: every window of every run, in closed form.
+            let hi = hi.min(self.size / g as usize);
+            self.sink.add(e.count_windows(spec.kind, positions, lo, hi));
+            return;
+        }
         // `starts`: bit p when links p .. p+links-1 all hold a group; grown one
         // link at a time, so the walk costs one step per window that exists.
         let mut starts = positions;
@@ -555,6 +564,47 @@ impl Engine {
             Some(Move::new(Kind::KingBomb, rank, k.small + k.big, cards))
         })
     }
+}
+
+impl Engine {
+    /// The number of legal windows of `lo..=hi` links inside the runs of
+    /// set bits of `positions` (bit per link position), for a bare `kind`.
+    pub(crate) fn count_windows(&self, kind: Kind, positions: u32, lo: usize, hi: usize) -> u64 {
+        if lo > hi {
+            return 0;
+        }
+        let mut total = 0u64;
+        let mut rest = positions;
+        while rest != 0 {
+            let start = rest.trailing_zeros();
+            let run = (!(rest >> start)).trailing_zeros() as usize;
+            rest &= !(((1u64 << run) - 1) << start) as u32;
+            total += windows_in_run(run, lo, hi);
+        }
+        // Windows from the first position that the sequence style forbids
+        // (Low A-2: `A…2…A` and the two-link `A2` outside planes).
+        if positions & 1 == 1 {
+            let first_run = (!positions).trailing_zeros() as usize;
+            for links in lo..=hi.min(first_run) {
+                if !self.window_ok(kind, 0, links) {
+                    total -= 1;
+                }
+            }
+        }
+        total
+    }
+}
+
+/// Windows of `lo..=hi` consecutive positions inside a run of `run`.
+#[inline]
+fn windows_in_run(run: usize, lo: usize, hi: usize) -> u64 {
+    let top = hi.min(run);
+    if top < lo {
+        return 0;
+    }
+    // Σ_{k=lo}^{top} (run - k + 1)
+    let terms = (top - lo + 1) as u64;
+    terms * (run as u64 + 1) - (lo + top) as u64 * terms / 2
 }
 
 /// Bits `0..=rank`.
