@@ -189,6 +189,7 @@ impl Engine {
 
 impl<S: Sink> Walk<'_, S> {
     /// Every body of `spec` (of `length` links only, when following) stronger than `above`.
+    #[inline(always)] // one copy for leads, one for follows: leads fold `length` away
     fn spec(&mut self, spec: &Spec, length: Option<u8>, above: u8) {
         let following = length.is_some();
         let g = spec.group;
