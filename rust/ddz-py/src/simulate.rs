@@ -3,19 +3,20 @@
 use crate::batch::threads_from;
 use crate::convert::value_error;
 use crate::types::PyRules;
-use ddz_core::simulate::{identities, simulate_from, Action, Dealt, Policy};
+use ddz_core::simulate::{identities, simulate_from, Action, Card, Dealt, Outcome, Policy};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 /// A deal as `Game` takes it; with suits and the marked card where the
 /// copies matter (five-player), so that the replay holds the same copies.
+/// The kitty keeps its order (six-player-3v3-kitty shares it as dealt).
 fn deal_dict<'py>(py: Python<'py>, d: &Dealt) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     let (hands, kitty): (Vec<String>, String) = match &d.suited {
         Some(s) => (
             s.hands.iter().map(|h| identities(h)).collect(),
-            identities(&s.kitty),
+            s.kitty.iter().map(Card::to_string).collect(),
         ),
         None => (
             d.hands.iter().map(|h| h.to_string()).collect(),
@@ -85,9 +86,7 @@ pub fn simulate<'py>(
         .map_err(value_error)?;
     let n = engine.rules().players as usize;
     let out = PyDict::new(py);
-    let column = |f: &dyn Fn(&ddz_core::simulate::Outcome) -> i64| -> Vec<i64> {
-        outcomes.iter().map(f).collect()
-    };
+    let column = |f: &dyn Fn(&Outcome) -> i64| -> Vec<i64> { outcomes.iter().map(f).collect() };
     out.set_item(
         "landlord",
         PyArray1::from_vec(py, column(&|o| o.landlord as i64)),

@@ -15,8 +15,8 @@
 //! lower-suited copy of its rank in that hand has gone.
 
 use super::{
-    leader_and_partner_scores, spring_factor, Action, Card, Dealt, Named, Outcome, Rng, Suited,
-    Table,
+    leader_and_partner_scores, sorted, spring_factor, Action, Card, Dealt, Named, Outcome, Rng,
+    Suited, Table,
 };
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::play::{Kind, Move};
@@ -172,7 +172,7 @@ impl<'e> Deal<'e> {
             first: open,
             suited: self.t.record.then(|| Suited {
                 hands: (0..n).map(|s| hand(s).to_vec()).collect(),
-                kitty: kitty.to_vec(),
+                kitty: sorted(kitty),
                 marked,
                 marks: None,
             }),

@@ -20,7 +20,8 @@
 
 use super::five::{count, physical_deck, Copies};
 use super::{
-    leader_and_partner_scores, spring_factor, Action, Card, Dealt, Outcome, Rng, Suited, Table,
+    leader_and_partner_scores, sorted, spring_factor, Action, Card, Dealt, Outcome, Rng, Suited,
+    Table,
 };
 use crate::cards::{Cards, BIG_JOKER, SLOTS, SMALL_JOKER};
 use crate::rules::{Rules, ScoreScheme};
@@ -130,7 +131,7 @@ impl<'e> Deal<'e> {
             first: holder,
             suited: self.t.record.then(|| Suited {
                 hands: (0..n).map(|s| hand(s).to_vec()).collect(),
-                kitty: kitty.to_vec(),
+                kitty: sorted(kitty),
                 marked,
                 marks: None,
             }),

@@ -130,9 +130,14 @@ impl fmt::Display for Card {
 
 /// Cards as identities, low to high by rank then suit (Python's `text`).
 pub fn identities(cards: &[Card]) -> String {
+    sorted(cards).iter().map(Card::to_string).collect()
+}
+
+/// Cards low to high by rank then suit (Python's `sort_key` order).
+fn sorted(cards: &[Card]) -> Vec<Card> {
     let mut sorted = cards.to_vec();
     sorted.sort_unstable();
-    sorted.iter().map(Card::to_string).collect()
+    sorted
 }
 
 /// The physical copies of one rank that a play takes, counted by suit.
@@ -167,6 +172,9 @@ impl Named {
 #[derive(Clone, Debug)]
 pub struct Suited {
     pub hands: Vec<Vec<Card>>,
+    /// In the order the record lists it: as dealt in six-player-3v3-kitty,
+    /// whose open landlords take it from the top; sorted elsewhere, as the
+    /// Python deals sort it.
     pub kitty: Vec<Card>,
     pub marked: Card,
     /// Six-player-2v4 and -teams: the public and the secret mark, each a

@@ -22,7 +22,7 @@
 //! hands are followed as counts; the records name the marks `card@seat`.
 
 use super::five::{count, physical_deck};
-use super::{Action, Card, Dealt, Outcome, Rng, Suited, Table};
+use super::{sorted, Action, Card, Dealt, Outcome, Rng, Suited, Table};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SLOTS, SMALL_JOKER, TWO};
 use crate::engine::Engine;
 use crate::play::Kind;
@@ -172,7 +172,7 @@ impl<'e> Deal<'e> {
             first: marks[0].1,
             suited: self.t.record.then(|| Suited {
                 hands: (0..n).map(|s| hand(s).to_vec()).collect(),
-                kitty: kitty.to_vec(),
+                kitty: sorted(kitty),
                 marked: marks[0].0,
                 marks: Some(marks),
             }),
