@@ -19,10 +19,14 @@ SIMULATED = [
     "laizi",
     "six-player-2v4",
     "six-player-teams",
+    "six-player-3v3",
+    "six-player-3v3-kitty",
 ]
 #: Presets whose flow names its landlords in a list (the first is reported
 #: as "landlord", the second, if any, as "hidden_landlord").
 MARKED_SIX = ("six-player-2v4", "six-player-teams")
+#: Presets with open and hidden landlords around one marked card.
+THREE_V_THREE = ("six-player-3v3", "six-player-3v3-kitty")
 
 
 @pytest.mark.parametrize("preset", SIMULATED)
@@ -37,7 +41,12 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
         assert game.phase == "over"
         assert game.result["scores"] == list(out["scores"][i])
         assert game.result["multiplier"] == out["multiplier"][i]
-        landlord = game.flow.landlords[0] if preset in MARKED_SIX else game.flow.landlord
+        if preset in THREE_V_THREE:
+            landlord = game.flow.holder
+        elif preset in MARKED_SIX:
+            landlord = game.flow.landlords[0]
+        else:
+            landlord = game.flow.landlord
         assert landlord == out["landlord"][i]
         landlord_won = landlord in game.result["winners"]
         assert out["winner_side"][i] == (0 if landlord_won else 1)
@@ -55,6 +64,73 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
             deputy = game.flow.deputy
             assert out["deputy"][i] == (-1 if deputy is None else deputy)
             assert out["revealed"][i] == game.flow.revealed
+        if preset in THREE_V_THREE:
+            check_3v3_roles(out, i, game)
+
+
+def check_3v3_roles(out: dict, i: int, game: ddz.Game) -> None:
+    """The roles `simulate` reports for deal `i` are the replayed flow's."""
+    f = game.flow
+    assert list(out["open_landlords"][i]) == padded(f.open, 3)
+    assert list(out["hidden_landlords"][i]) == padded(f.hidden, 2)
+    assert list(out["revealed"][i]) == [h in f.revealed for h in padded(f.hidden, 2)]
+
+
+def padded(seats: list[int], width: int) -> list[int]:
+    return seats + [-1] * (width - len(seats))
+
+
+def role_case(game: ddz.Game) -> str:
+    """Where the marked card's other copies lie, as the flow decided."""
+    f = game.flow
+    if len(f.hidden) == 2:
+        return "two hidden"
+    if f.base is None or len(f.bids) == 2:
+        return "all three with the receiver"
+    holders = [s for s in range(6) for c in game.deals[-1].hands[s] if c == f.marked]
+    return "case (1)" if holders.count(f.holder) == 2 else "case (2)"
+
+
+def forced_rounds(actions: list) -> int:
+    """Bidding rounds in which all six seats passed, so that the first seat
+    allowed to bid took it at 1."""
+    forced, bid, passes = 0, 0, 0
+    for _, action in actions:
+        if action in ("double", "no-double"):
+            break
+        if action == "pass":
+            passes += 1
+        else:
+            bid, passes = int(action[4:]), 0
+        if bid == 3 or (bid and passes == 5) or passes == 6:
+            forced += passes == 6
+            bid, passes = 0, 0
+    return forced
+
+
+@pytest.mark.parametrize("preset", THREE_V_THREE)
+def test_six_3v3_every_role_case_and_forced_taker_replays(preset: str) -> None:
+    """Every placement of the copies occurs and replays, and so does the
+    rare all-pass bidding (about one round in 250 under random bids)."""
+    cases: dict[str, int] = {}
+    forced = 0
+    for policy, games in [("random", 8000), ("greedy", 300)]:  # greedy always bids
+        out = ddz.simulate(preset, games, seed=11, policy=policy, record=games)
+        for i, record in enumerate(out["records"]):
+            actions = json.loads(record)["actions"]
+            rounds = forced_rounds(actions)
+            if rounds == 0 and i >= 300:
+                continue  # replays cost: the first 300, and every forced taker
+            forced += rounds
+            game = ddz.Game.from_json(record)
+            assert game.result["scores"] == list(out["scores"][i])
+            assert game.result["multiplier"] == out["multiplier"][i]
+            assert game.flow.holder == out["landlord"][i]
+            check_3v3_roles(out, i, game)
+            case = role_case(game)
+            cases[case] = cases.get(case, 0) + 1
+    assert set(cases) == {"two hidden", "case (1)", "case (2)", "all three with the receiver"}
+    assert forced >= 8, forced
 
 
 def is_bomb(rules: ddz.Rules, action: str) -> bool:
@@ -64,18 +140,23 @@ def is_bomb(rules: ddz.Rules, action: str) -> bool:
     return any(m.is_bomb and str(m) == action for m in rules.classify(action.split("=")[0]))
 
 
-def test_five_player_plays_the_copies_game_would_take() -> None:
+@pytest.mark.parametrize("preset", ["five-player", *THREE_V_THREE])
+def test_plays_take_the_copies_game_would_take(preset: str) -> None:
     """Rust names the marked rank's copies each play takes ("ids"); `Game`
-    left to itself (lowest suits first) takes the same ones."""
-    out = ddz.simulate("five-player", 200, seed=5, record=200)
+    left to itself (lowest suits first) takes the same ones, and so reveals
+    the same hidden landlords."""
+    out = ddz.simulate(preset, 200, seed=5, record=200)
     marked_plays = 0
-    for record in out["records"]:
+    for i, record in enumerate(out["records"]):
         data = json.loads(record)
         rank = data["deals"][0]["marked"][0]
         plays = [a for _, a in data["actions"] if isinstance(a, dict)]
         for play in plays:
             play.pop("ids", None)
         game = ddz.Game.from_json(json.dumps(data))
+        assert game.result["scores"] == list(out["scores"][i])
+        if preset in THREE_V_THREE:
+            check_3v3_roles(out, i, game)
         named = [a for _, a in json.loads(record)["actions"] if isinstance(a, dict)]
         taken = [cards for _, _, cards in game.actions if cards is not None]
         assert len(named) == len(taken)
@@ -85,9 +166,14 @@ def test_five_player_plays_the_copies_game_would_take() -> None:
             assert got == want
             marked_plays += bool(want)
     assert marked_plays > 200
-    # Both team shapes occur, and deals ending with the team public and secret.
-    assert (out["hidden_landlord"] == -1).any() and (out["hidden_landlord"] >= 0).any()
-    assert out["revealed"].any() and not out["revealed"].all()
+    if preset == "five-player":
+        # Both team shapes occur, and deals ending with the team public and secret.
+        assert (out["hidden_landlord"] == -1).any() and (out["hidden_landlord"] >= 0).any()
+        assert out["revealed"].any() and not out["revealed"].all()
+    else:
+        # Hidden landlords end the deal both revealed and still secret.
+        hidden = out["hidden_landlords"] >= 0
+        assert out["revealed"][hidden].any() and not out["revealed"][hidden].all()
 
 
 @pytest.mark.parametrize("scheme", ["multiply", "power"])
@@ -122,8 +208,9 @@ def test_same_seed_same_results_whatever_the_threads() -> None:
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="policy"):
         ddz.simulate("classic", 10, policy="clever")
-    with pytest.raises(ValueError, match="six-player-3v3"):
-        ddz.simulate("six-player-3v3", 10)
+    house = ddz.Rules.from_dict({**ddz.Rules("classic").to_dict(), "preset": "house-rules"})
+    with pytest.raises(ValueError, match="house-rules"):
+        ddz.simulate(house, 10)  # a renamed rule set names no flow to follow
     with pytest.raises(ValueError, match="games"):
         ddz.simulate("classic", -1)
     with pytest.raises(ValueError, match="threads"):

@@ -38,6 +38,14 @@ def simulate(
     ``second_landlord`` the secret mark's holder; in ``six-player-teams``,
     ``landlord`` is the main landlord (``winner_side`` 0: the main side won)
     and ``counter_landlord`` the counter landlord (-1 for a solo deal).
+    In ``six-player-3v3`` and ``six-player-3v3-kitty``, ``landlord`` is the
+    marked card's receiver (``winner_side`` 0: the landlords won);
+    ``open_landlords`` (``int64[games, 3]``) lists the open landlords in the
+    order named, the receiver first, and ``hidden_landlords``
+    (``int64[games, 2]``) the hidden ones, both padded with -1 (the
+    source-000 auto-win names the receiver alone); ``revealed``
+    (``bool[games, 2]``) says whether that hidden landlord played a copy of
+    the marked card.
     With ``record=k`` it also holds
     ``records``: the first k deals as `Game` records, which
     ``ddz.Game.from_json`` replays. ``first`` starts the series at that deal,
@@ -79,6 +87,10 @@ def simulate(
         out["second_landlord"] = raw["hidden_landlord"]
     elif rules.preset == "six-player-teams":
         out["counter_landlord"] = raw["hidden_landlord"]
+    elif rules.preset in ("six-player-3v3", "six-player-3v3-kitty"):
+        out["open_landlords"] = raw["open_landlords"]
+        out["hidden_landlords"] = raw["hidden_landlords"]
+        out["revealed"] = raw["hidden_revealed"]
     if record:
         out["records"] = records
     return out

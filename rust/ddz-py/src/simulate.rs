@@ -126,6 +126,38 @@ pub fn simulate<'py>(
         "scores",
         PyArray1::from_vec(py, scores).reshape([games, n])?,
     )?;
+    if matches!(
+        engine.rules().preset.as_str(),
+        "six-player-3v3" | "six-player-3v3-kitty"
+    ) {
+        // Seats padded with -1: up to three open and two hidden landlords.
+        let seats = |pick: &dyn Fn(&Outcome) -> &[usize], width: usize| {
+            let flat: Vec<i64> = outcomes
+                .iter()
+                .flat_map(|o| {
+                    let seats = pick(o);
+                    (0..width).map(move |i| seats.get(i).map_or(-1, |&s| s as i64))
+                })
+                .collect();
+            PyArray1::from_vec(py, flat).reshape([games, width])
+        };
+        out.set_item("open_landlords", seats(&|o| &o.open_landlords, 3)?)?;
+        out.set_item("hidden_landlords", seats(&|o| &o.hidden_landlords, 2)?)?;
+        let revealed: Vec<bool> = outcomes
+            .iter()
+            .flat_map(|o| {
+                (0..2).map(|i| {
+                    o.hidden_landlords
+                        .get(i)
+                        .is_some_and(|h| o.revealed_landlords.contains(h))
+                })
+            })
+            .collect();
+        out.set_item(
+            "hidden_revealed",
+            PyArray1::from_vec(py, revealed).reshape([games, 2])?,
+        )?;
+    }
     let records = PyList::empty(py);
     for o in outcomes.iter().take(record) {
         let rec = PyDict::new(py);

@@ -2,8 +2,9 @@
 //! landlord (classic, two-player, four-player, laizi; `landlord.rs`) and
 //! `five-player` with its open and hidden landlords (`five.rs`), and
 //! `five-player-3deck` with its grab, solo or called friend (`five3.rs`),
-//! and `six-player-2v4` and `six-player-teams` with their two marked cards
-//! (`six2v4.rs`).
+//! `six-player-2v4` and `six-player-teams` with their two marked cards
+//! (`six2v4.rs`), and `six-player-3v3` and `six-player-3v3-kitty` with
+//! their open and hidden landlords (`six3v3.rs`): every preset.
 //!
 //! The procedures mirror the Python `Game` flows (python/ddz/game/flows/)
 //! decision for decision; a test replays recorded deals through `Game` and
@@ -19,12 +20,13 @@ mod five;
 mod five3;
 mod landlord;
 mod six2v4;
+mod six3v3;
 
 use crate::batch;
 use crate::cards::{Cards, SYMBOLS, TWO};
 use crate::engine::Engine;
 use crate::play::Move;
-use crate::rules::Rules;
+use crate::rules::{Rules, PRESETS};
 use rayon::prelude::*;
 use std::fmt;
 
@@ -196,7 +198,8 @@ pub struct Dealt {
 /// What happened in one simulated deal.
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {
-    /// The landlord (five-player: the open landlord).
+    /// The landlord (five-player: the open landlord; six-player-3v3: the
+    /// marked card's receiver, the first open landlord).
     pub landlord: usize,
     /// Five-player: the hidden landlord, None when the open landlord plays
     /// alone (1 v 4). Always None for the one-landlord presets.
@@ -204,6 +207,13 @@ pub struct Outcome {
     /// Five-player: the partnership was public at the end (a reveal, or the
     /// copy of the marked card played).
     pub revealed: bool,
+    /// Six-player-3v3: the open landlords in the order named (the first is
+    /// `landlord`, the marked card's receiver), the hidden landlords, and
+    /// those of them revealed by playing a copy of the marked card, in the
+    /// order they were. Empty for the other presets.
+    pub open_landlords: Vec<usize>,
+    pub hidden_landlords: Vec<usize>,
+    pub revealed_landlords: Vec<usize>,
     /// True when the landlord's side won.
     pub landlord_won: bool,
     /// Plays and passes in the trick phase.
@@ -225,9 +235,9 @@ impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "simulate does not play {:?} yet; it plays classic, two-player, four-player, \
-             five-player, five-player-3deck, six-player-2v4, six-player-teams and laizi",
-            self.0
+            "simulate plays the presets' flows, and {:?} is no preset; the presets are: {}",
+            self.0,
+            PRESETS.join(", ")
         )
     }
 }
@@ -263,6 +273,7 @@ enum Flow {
     FivePlayer,
     FivePlayer3Deck,
     Six(six2v4::Variant),
+    ThreeVThree(six3v3::Variant),
 }
 
 fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
@@ -277,6 +288,12 @@ fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
     }
     if preset == "six-player-teams" {
         return Ok(Flow::Six(six2v4::Variant::Teams));
+    }
+    if preset == "six-player-3v3" {
+        return Ok(Flow::ThreeVThree(six3v3::Variant::NoKitty));
+    }
+    if preset == "six-player-3v3-kitty" {
+        return Ok(Flow::ThreeVThree(six3v3::Variant::Kitty));
     }
     landlord::auction_of(preset)
         .map(Flow::Landlord)
@@ -318,6 +335,7 @@ pub fn simulate_from(
             Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
             Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
             Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),
+            Flow::ThreeVThree(variant) => six3v3::Deal::new(table, variant).run(&mut rng),
         }
     };
     Ok(batch::run_on(threads, || {
@@ -524,9 +542,19 @@ mod tests {
     }
 
     #[test]
-    fn other_presets_are_refused() {
-        let e = Engine::new(Rules::preset("six-player-3v3").unwrap()).unwrap();
-        assert!(simulate(&e, 1, 0, 1, Policy::Random, 0).is_err());
+    fn every_preset_plays_and_other_rule_sets_are_refused() {
+        for preset in PRESETS {
+            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            assert_eq!(simulate(&e, 1, 0, 1, Policy::Random, 0).unwrap().len(), 1);
+        }
+        // A rule set renamed from a preset has no flow to follow.
+        let house = Rules {
+            preset: "house-rules".into(),
+            ..Rules::preset("classic").unwrap()
+        };
+        let e = Engine::new(house).unwrap();
+        let refused = simulate(&e, 1, 0, 1, Policy::Random, 0).unwrap_err();
+        assert!(refused.to_string().contains("\"house-rules\" is no preset"));
     }
 
     #[test]
