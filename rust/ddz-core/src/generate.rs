@@ -574,13 +574,17 @@ impl Engine {
         if lo > hi {
             return 0;
         }
+        // `starts`: bit p when positions p .. p+links-1 are all set.
+        let mut starts = positions;
+        for links in 2..=lo {
+            starts &= positions >> (links - 1);
+        }
         let mut total = 0u64;
-        let mut rest = positions;
-        while rest != 0 {
-            let start = rest.trailing_zeros();
-            let run = (!(rest >> start)).trailing_zeros() as usize;
-            rest &= !(((1u64 << run) - 1) << start) as u32;
-            total += windows_in_run(run, lo, hi);
+        let mut links = lo;
+        while starts != 0 && links <= hi {
+            total += starts.count_ones() as u64;
+            links += 1;
+            starts &= positions >> (links - 1);
         }
         // Windows from the first position that the sequence style forbids
         // (Low A-2: `A…2…A` and the two-link `A2` outside planes).
@@ -594,18 +598,6 @@ impl Engine {
         }
         total
     }
-}
-
-/// Windows of `lo..=hi` consecutive positions inside a run of `run`.
-#[inline]
-fn windows_in_run(run: usize, lo: usize, hi: usize) -> u64 {
-    let top = hi.min(run);
-    if top < lo {
-        return 0;
-    }
-    // Σ_{k=lo}^{top} (run - k + 1)
-    let terms = (top - lo + 1) as u64;
-    terms * (run as u64 + 1) - (lo + top) as u64 * terms / 2
 }
 
 /// Bits `0..=rank`.
