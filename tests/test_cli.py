@@ -224,6 +224,14 @@ def test_simulate_summary_and_json_repeat_for_a_seed() -> None:
     assert parts["landlord_win_rate"] == wins
 
 
+@pytest.mark.parametrize("preset", list(ddz.PRESETS))
+def test_simulate_every_preset(preset: str) -> None:
+    summary = json.loads(ok("simulate", preset, "-n", "300", "--seed", "2", "--json"))
+    assert summary["preset"] == preset and summary["games"] == 300
+    assert abs(summary["landlord_win_rate"] + summary["farmer_win_rate"] - 1) < 1e-9
+    assert summary["mean_turns"] > 0
+
+
 def test_simulate_errors() -> None:
     assert_usage_error(run("simulate", "six-player-3v3x", "-n", "10"), "six-player-3v3x")
     assert_usage_error(run("simulate", "classic", "-n", "0"), "-n")
