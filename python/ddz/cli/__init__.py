@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 import ddz
 
@@ -39,68 +39,94 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    func: Callable[[argparse.Namespace], int],
+    help: str,
+    description: str,
+    preset_optional: bool = False,
+) -> argparse.ArgumentParser:
+    """A subcommand whose first argument is the preset."""
+    command = sub.add_parser(name, help=help, description=description)
     presets = ", ".join(ddz.PRESETS)
+    if preset_optional:
+        command.add_argument(
+            "preset",
+            metavar="PRESET",
+            nargs="?",
+            default="classic",
+            help=f"rule set (default classic): {presets}",
+        )
+    else:
+        command.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
+    command.set_defaults(func=func)
+    return command
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Dou Dizhu rules engine: list legal plays and classify cards.",
-        epilog=f"presets: {presets}. Cards like '33445566778899TJQKA2XD', '10 J Q', '9h 9s'.",
+        description="Dou Dizhu rules engine: legal plays, whole deals, a game in the terminal.",
+        epilog=f"presets: {', '.join(ddz.PRESETS)}. "
+        "Cards like '33445566778899TJQKA2XD', '10 J Q', '9h 9s'.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {ddz.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    moves = sub.add_parser(
+    moves = _command(
+        sub,
         "moves",
+        cmd_moves,
         help="list the legal plays of a hand (smallest first, bombs last)",
         description="List every legal play from HAND, in the order a game UI suggests them.",
     )
-    moves.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
     moves.add_argument("hand", metavar="HAND", help="the cards in hand, e.g. 3334445566XD")
     moves.add_argument("--prev", metavar="PLAY", help="the play to beat (one reading only)")
     moves.add_argument("--json", action="store_true", help="print a JSON list of plays")
-    moves.set_defaults(func=cmd_moves)
 
-    classify = sub.add_parser(
+    classify = _command(
+        sub,
         "classify",
+        cmd_classify,
         help="every reading of some cards as one play",
         description="Print every reading of CARDS as one play (none when it is not a play).",
     )
-    classify.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
     classify.add_argument("cards", metavar="CARDS", help="the cards, e.g. 333444555666")
     classify.add_argument("--json", action="store_true", help="print a JSON list of readings")
-    classify.set_defaults(func=cmd_classify)
 
-    sim = sub.add_parser(
+    sim = _command(
+        sub,
         "simulate",
+        cmd_simulate,
         help="play many deals in Rust and summarise them",
         description="Play GAMES whole deals with a built-in policy and print a summary.",
     )
-    sim.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
     sim.add_argument("-n", "--games", type=int, default=10_000, help="number of deals")
     sim.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     sim.add_argument("--policy", choices=["random", "greedy"], default="random")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.set_defaults(func=cmd_simulate)
 
-    play = sub.add_parser(
+    play = _command(
+        sub,
         "play",
+        cmd_play,
         help="play one deal in the terminal against built-in agents",
         description="Play one deal against GreedyAgent opponents.",
     )
-    play.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 bids or plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")
-    play.set_defaults(func=cmd_play)
 
-    bench = sub.add_parser(
+    bench = _command(
+        sub,
         "bench",
+        cmd_bench,
+        preset_optional=True,
         help="time move generation and simulation on this machine",
         description="Time moves, count_moves, batches and simulate on seeded hands.",
     )
-    bench.add_argument("preset", metavar="PRESET", nargs="?", default="classic")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
-    bench.set_defaults(func=cmd_bench)
     return parser
 
 
