@@ -216,6 +216,9 @@ def test_simulate_summary_and_json_repeat_for_a_seed() -> None:
     first.pop("deals_per_second"), again.pop("deals_per_second")
     assert first == again
     assert first["games"] == 3000
+    score = first["landlord_score"]
+    assert score["min"] <= score["p10"] <= score["p50"] <= score["p90"] <= score["max"]
+    assert score["min"] <= score["mean"] <= score["max"]
     assert abs(first["landlord_win_rate"] + first["farmer_win_rate"] - 1) < 1e-9
     # Played in parts (more than one chunk), the series is the same as in one go.
     whole = ddz.simulate("classic", 25_000, seed=4)

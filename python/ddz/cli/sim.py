@@ -18,6 +18,8 @@ from .common import UsageError, err, out, rules_of
 #: Deals per call to `ddz.simulate`: small enough for a lively progress bar,
 #: large enough that the calls cost nothing. The series does not depend on it.
 CHUNK = 20_000
+#: Percentiles of the landlord's score shown between its min and max.
+SCORE_PERCENTILES = (10, 50, 90)
 
 
 def run_in_parts(rules: ddz.Rules, args: argparse.Namespace) -> tuple[dict, float]:
@@ -73,7 +75,7 @@ def summarise(rules: ddz.Rules, args: argparse.Namespace, res: dict, elapsed: fl
         "landlord_score": {
             "mean": float(landlord_scores.mean()),
             "min": int(landlord_scores.min()),
-            "p50": float(np.median(landlord_scores)),
+            **{f"p{q}": float(np.percentile(landlord_scores, q)) for q in SCORE_PERCENTILES},
             "max": int(landlord_scores.max()),
         },
         "deals_per_second": args.games / elapsed if elapsed > 0 else None,
@@ -98,9 +100,13 @@ def summary_table(s: dict) -> Table:
         ("mean multiplier", f"{s['mean_multiplier']:.2f}"),
         ("landlord score, mean", f"{score['mean']:+.2f}"),
         (
-            "landlord score, min / median / max",
-            f"{score['min']:+d} / {score['p50']:+.0f} / {score['max']:+d}",
-        ),  # fmt: skip
+            "landlord score, min / 10% / median / 90% / max",
+            " / ".join(
+                [f"{score['min']:+d}"]
+                + [f"{score[f'p{q}']:+.0f}" for q in SCORE_PERCENTILES]
+                + [f"{score['max']:+d}"]
+            ),
+        ),
         ("deals per second", f"{s['deals_per_second']:,.0f}"),
     ]
     for key, value in rows:
