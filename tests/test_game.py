@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from game_helpers import finish, step_by_agent
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -13,13 +14,6 @@ from ddz.game import FLOWS
 
 PLAYABLE = [p for p, flow in FLOWS.items() if flow.__name__ == "LandlordFlow"]  # others: own files
 DEALS_PER_PRESET = 500  # x2 agents: 1,000 deals per preset
-
-
-def finish(game: ddz.Game, agents: list) -> ddz.Game:
-    while game.phase != "over":
-        seat = game.to_act
-        game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
-    return game
 
 
 @pytest.mark.parametrize("preset", PLAYABLE)
@@ -144,7 +138,7 @@ def test_observations_hold_no_secret(preset: str) -> None:
             twin = ddz.Game.from_json(g.to_json())
             if swap_hidden_cards(twin, seat, rng):
                 assert twin.observation(seat) == obs, f"seat {seat} sees hidden cards"
-            g.step(agents[g.to_act].act(g.observation(g.to_act), g.legal_actions()))
+            step_by_agent(g, agents)
 
 
 def test_bad_deals_are_value_errors() -> None:

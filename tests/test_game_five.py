@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from game_helpers import finish, step_by_agent
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -16,13 +17,6 @@ from ddz.game.flows.five_player import stake
 
 PRESETS = ["five-player", "five-player-3deck"]
 DEALS_PER_PRESET = 500  # x2 agents: 1,000 deals per preset
-
-
-def finish(game: ddz.Game, agents: list) -> ddz.Game:
-    while game.phase != "over":
-        seat = game.to_act
-        game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
-    return game
 
 
 def make_deal(
@@ -115,7 +109,7 @@ def test_same_seed_same_record_and_json_replays(preset: str) -> None:
     g = ddz.Game(preset, seed=3)
     agents = [RandomAgent(i) for i in range(5)]
     for _ in range(40):
-        g.step(agents[g.to_act].act(g.observation(g.to_act), g.legal_actions()))
+        step_by_agent(g, agents)
     twin = ddz.Game.from_json(g.to_json())
     assert [twin.observation(s) for s in range(5)] == [g.observation(s) for s in range(5)]
 
@@ -502,7 +496,7 @@ def test_observations_hold_no_hidden_card(preset: str) -> None:
                 twin = ddz.Game.from_json(g.to_json())
                 if swap_hidden_cards(twin, seat, rng):
                     assert twin.observation(seat) == obs, f"seat {seat} sees hidden cards"
-            g.step(agents[g.to_act].act(g.observation(g.to_act), g.legal_actions()))
+            step_by_agent(g, agents)
 
 
 def swap_in_deal(deal: dict, seat_a: int, card_a: str, seat_b: int, card_b: str) -> dict:

@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from game_helpers import finish, step_by_agent
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -17,13 +18,6 @@ from ddz.game.flows.six_2v4 import auto_win_reason, split_kitty
 PRESETS = ["six-player-2v4", "six-player-teams"]
 DEALS_PER_PRESET = 500  # x2 agent kinds: 1,000 deals per preset
 N = 6
-
-
-def finish(game: ddz.Game, agents: list) -> ddz.Game:
-    while game.phase != "over":
-        seat = game.to_act
-        game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
-    return game
 
 
 def make_deal(
@@ -645,5 +639,5 @@ def test_observations_hold_no_secret(preset: str) -> None:
                 if swap_hidden_cards(twin, seat, rng):
                     assert twin.observation(seat) == obs, f"seat {seat} sees hidden cards"
                     checked += 1
-            g.step(agents[g.to_act].act(g.observation(g.to_act), g.legal_actions()))
+            step_by_agent(g, agents)
     assert checked > 600

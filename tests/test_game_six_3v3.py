@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from game_helpers import finish, step_by_agent
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -17,13 +18,6 @@ from ddz.game.flows.six_3v3 import KING_BOMB_STEP, stake
 NO_KITTY, KITTY = "six-player-3v3", "six-player-3v3-kitty"
 PRESETS = [NO_KITTY, KITTY]
 DEALS_PER_PRESET = 500  # x2 agents: 1,000 deals per preset
-
-
-def finish(game: ddz.Game, agents: list) -> ddz.Game:
-    while game.phase != "over":
-        seat = game.to_act
-        game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
-    return game
 
 
 def make_deal(preset: str, placed: dict[int, list[str]], marked: str = "9h", seed: int = 0):
@@ -414,7 +408,7 @@ def test_observations_hold_no_secret(preset: str) -> None:
                 if move_hidden_role(twin, seat, rng):
                     moved += 1
                     assert twin.observation(seat) == obs, f"seat {seat} sees a hidden landlord"
-            g.step(agents[g.to_act].act(g.observation(g.to_act), g.legal_actions()))
+            step_by_agent(g, agents)
     assert moved > 100, moved
 
 

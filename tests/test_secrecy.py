@@ -14,6 +14,7 @@ import json
 import random
 
 import pytest
+from game_helpers import step_by_agent
 
 import ddz
 from ddz.agents import RandomAgent
@@ -55,7 +56,7 @@ def test_no_observation_shows_a_hidden_card(preset: str) -> None:
         for _ in range(stop):
             if game.phase == "over":
                 break
-            game.step(agents[game.to_act].act(game.observation(game.to_act), game.legal_actions()))
+            step_by_agent(game, agents)
         viewer = rng.randrange(n)
         seen = game.observation(viewer)
         json.dumps(seen)
