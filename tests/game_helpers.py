@@ -6,6 +6,8 @@ A plain module next to the tests: pytest's default (prepend) import mode puts
 
 from __future__ import annotations
 
+import random
+
 import ddz
 
 
@@ -20,3 +22,51 @@ def finish(game: ddz.Game, agents: list) -> ddz.Game:
     while game.phase != "over":
         step_by_agent(game, agents)
     return game
+
+
+def hidden_places(game: ddz.Game, viewer: int) -> list[list[str]]:
+    """The non-empty card lists `viewer` may not see: other hands it is not
+    shown, the kitty before it is given (unless shown to it), the set-aside cards."""
+    seen = game.flow.hands_seen_by(viewer)
+    places = [game.hands[s] for s in range(game.rules.players) if s != viewer and s not in seen]
+    if not game.kitty_given and not game.flow.kitty_seen_by(viewer):
+        places.append(game.kitty)
+    places.append(game.deals[-1].set_aside)
+    return [p for p in places if p]
+
+
+def swap_hidden_cards(
+    game: ddz.Game, viewer: int, rng: random.Random, *, suits_secret: bool = False
+) -> bool:
+    """Swap two cards of different ranks between two of `viewer`'s hidden
+    places, in place; True if it could. With `suits_secret`, any two different
+    identities: where a suited card decides roles, a suit must not show either."""
+    places = hidden_places(game, viewer)
+    if len(places) < 2:
+        return False
+    for _ in range(20):
+        a, b = rng.sample(places, 2)
+        i, j = rng.randrange(len(a)), rng.randrange(len(b))
+        if (a[i] != b[j]) if suits_secret else (a[i][0] != b[j][0]):
+            a[i], b[j] = b[j], a[i]
+            return True
+    return False
+
+
+def check_hidden_swap(
+    game: ddz.Game,
+    viewer: int,
+    seen: dict,
+    rng: random.Random,
+    *,
+    suits_secret: bool = False,
+    where: str = "",
+) -> bool:
+    """`viewer`'s observation `seen` must not change in a replayed twin of
+    `game` with two hidden cards swapped: else it carries one of them.
+    False if no swap was possible, so that nothing was checked."""
+    twin = ddz.Game.from_json(game.to_json())
+    if not swap_hidden_cards(twin, viewer, rng, suits_secret=suits_secret):
+        return False
+    assert twin.observation(viewer) == seen, f"{where}seat {viewer} sees hidden cards"
+    return True

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from game_helpers import finish, step_by_agent
+from game_helpers import check_hidden_swap, finish, step_by_agent
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -336,22 +336,6 @@ def test_forced_passes_keep_the_turn_order(preset: str) -> None:
     assert bidding > 30
 
 
-def swap_hidden_cards(game: ddz.Game, viewer: int, rng: random.Random) -> bool:
-    """Swap two cards of different ranks between places `viewer` cannot see:
-    two other seats' hands, or another hand and the kitty not yet given."""
-    places = [game.hands[s] for s in range(6) if s != viewer]
-    if not game.kitty_given:
-        places.append(game.kitty)
-    places = [p for p in places if p]
-    for _ in range(20):
-        a, b = rng.sample(places, 2)
-        i, j = rng.randrange(len(a)), rng.randrange(len(b))
-        if a[i][0] != b[j][0]:
-            a[i], b[j] = b[j], a[i]
-            return True
-    return False
-
-
 def move_hidden_role(game: ddz.Game, viewer: int, rng: random.Random) -> bool:
     """Make another seat the (unrevealed) hidden landlord instead: swap its
     hand and role with a farmer's, neither being `viewer`."""
@@ -401,9 +385,7 @@ def test_observations_hold_no_secret(preset: str) -> None:
                 set(f.open) | set(f.revealed) | ({seat} & set(f.hidden))
             )
             if rng.random() < 0.1 or g.phase != "play":  # replays cost: sample the play
-                twin = ddz.Game.from_json(g.to_json())
-                if swap_hidden_cards(twin, seat, rng):
-                    assert twin.observation(seat) == obs, f"seat {seat} sees hidden cards"
+                check_hidden_swap(g, seat, obs, rng)
                 twin = ddz.Game.from_json(g.to_json())
                 if move_hidden_role(twin, seat, rng):
                     moved += 1
