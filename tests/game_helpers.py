@@ -6,9 +6,13 @@ A plain module next to the tests: pytest's default (prepend) import mode puts
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Iterator
 
 import ddz
+from ddz.agents import RandomAgent
+from ddz.game.deck import text
 
 
 def step_by_agent(game: ddz.Game, agents: list) -> None:
@@ -22,6 +26,27 @@ def finish(game: ddz.Game, agents: list) -> ddz.Game:
     while game.phase != "over":
         step_by_agent(game, agents)
     return game
+
+
+def views_in_random_deals(
+    preset: str, deals: int, rng: random.Random
+) -> Iterator[tuple[ddz.Game, int, dict]]:
+    """Play deals 0 .. `deals` - 1 with seeded random agents. Before every
+    step, yield (game, seat, observation) for a seat drawn from `rng`, once
+    that observation holds what every view must: it is JSON, shows the
+    seat's own hand, and offers legal actions only on the seat's turn."""
+    for seed in range(deals):
+        game = ddz.Game(preset, seed=seed)
+        n = game.rules.players
+        agents = [RandomAgent(seed + i) for i in range(n)]
+        while game.phase != "over":
+            seat = rng.randrange(n)
+            obs = game.observation(seat)
+            json.dumps(obs)
+            assert obs["hand"] == text(game.hands[seat])
+            assert ("legal_actions" in obs) == (seat == game.to_act)
+            yield game, seat, obs
+            step_by_agent(game, agents)
 
 
 def hidden_places(game: ddz.Game, viewer: int) -> list[list[str]]:

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from game_helpers import check_hidden_swap, finish, step_by_agent
+from game_helpers import check_hidden_swap, finish, views_in_random_deals
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -101,23 +101,11 @@ def test_leading_cannot_pass_and_a_follow_must_beat() -> None:
 def test_observations_hold_no_secret(preset: str) -> None:
     # What a seat sees must not change when cards it cannot see move between
     # other hands (and the untaken kitty): then it carries none of them.
-    rules = ddz.Rules(preset)
-    n = rules.players
     rng = random.Random(preset)
-    for seed in range(60):
-        g = ddz.Game(preset, seed=seed)
-        agents = [RandomAgent(seed + i) for i in range(n)]
-        while g.phase != "over":
-            seat = rng.randrange(n)
-            obs = g.observation(seat)
-            json.dumps(obs)
-            assert obs["hand"] == ddz.game.deck.text(g.hands[seat])
-            landlord = g.flow.landlord
-            shown = preset in ("classic", "laizi")
-            assert (obs["kitty"] is not None) == (g.kitty_given and (shown or seat == landlord))
-            assert ("legal_actions" in obs) == (seat == g.to_act)
-            check_hidden_swap(g, seat, obs, rng)
-            step_by_agent(g, agents)
+    shown = preset in ("classic", "laizi")
+    for g, seat, obs in views_in_random_deals(preset, 60, rng):
+        assert (obs["kitty"] is not None) == (g.kitty_given and (shown or seat == g.flow.landlord))
+        check_hidden_swap(g, seat, obs, rng)
 
 
 def test_bad_deals_are_value_errors() -> None:

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from game_helpers import check_hidden_swap, finish, step_by_agent
+from game_helpers import check_hidden_swap, finish, views_in_random_deals
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -597,24 +597,15 @@ def test_same_seed_same_record_and_json_replays(preset: str) -> None:
 def test_observations_hold_no_secret(preset: str) -> None:
     rng = random.Random(preset)
     checked = 0
-    for seed in range(30):
-        g = ddz.Game(preset, seed=seed)
-        agents = [RandomAgent(seed + i) for i in range(N)]
-        while g.phase != "over":
-            seat = rng.randrange(N)
-            obs = g.observation(seat)
-            json.dumps(obs)
-            assert obs["hand"] == text(g.hands[seat])
-            assert obs["kitty"] is None
-            assert ("legal_actions" in obs) == (seat == g.to_act)
-            assert obs["secret_mark"] is None
-            if preset == "six-player-2v4" and g.phase == "bid":
-                assert obs["second_landlord"] is None and obs["landlords"] == []
-            if preset == "six-player-teams" and seat not in g.flow.landlords:
-                assert obs["sides"] is None
-            # Replaying is the slow part: swap before every decision, and at
-            # one play in eight.
-            if g.phase != "play" or rng.random() < 0.125:
-                checked += check_hidden_swap(g, seat, obs, rng)
-            step_by_agent(g, agents)
+    for g, seat, obs in views_in_random_deals(preset, 30, rng):
+        assert obs["kitty"] is None
+        assert obs["secret_mark"] is None
+        if preset == "six-player-2v4" and g.phase == "bid":
+            assert obs["second_landlord"] is None and obs["landlords"] == []
+        if preset == "six-player-teams" and seat not in g.flow.landlords:
+            assert obs["sides"] is None
+        # Replaying is the slow part: swap before every decision, and at
+        # one play in eight.
+        if g.phase != "play" or rng.random() < 0.125:
+            checked += check_hidden_swap(g, seat, obs, rng)
     assert checked > 600

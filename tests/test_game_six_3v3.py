@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from game_helpers import check_hidden_swap, finish, step_by_agent
+from game_helpers import check_hidden_swap, finish, views_in_random_deals
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -369,28 +369,17 @@ def test_observations_hold_no_secret(preset: str) -> None:
     # role moves from one other seat to another.
     rng = random.Random(preset)
     moved = 0
-    for seed in range(60):
-        g = ddz.Game(preset, seed=seed)
-        agents = [RandomAgent(seed + i) for i in range(6)]
-        while g.phase != "over":
-            seat = rng.randrange(6)
-            obs = g.observation(seat)
-            json.dumps(obs)
-            assert obs["hand"] == text(g.hands[seat])
-            assert ("legal_actions" in obs) == (seat == g.to_act)
-            f = g.flow
-            secret = [s for s in f.hidden if s not in f.revealed and s != seat]
-            assert not set(secret) & set(obs["landlords"])
-            assert obs["landlords"] == sorted(
-                set(f.open) | set(f.revealed) | ({seat} & set(f.hidden))
-            )
-            if rng.random() < 0.1 or g.phase != "play":  # replays cost: sample the play
-                check_hidden_swap(g, seat, obs, rng)
-                twin = ddz.Game.from_json(g.to_json())
-                if move_hidden_role(twin, seat, rng):
-                    moved += 1
-                    assert twin.observation(seat) == obs, f"seat {seat} sees a hidden landlord"
-            step_by_agent(g, agents)
+    for g, seat, obs in views_in_random_deals(preset, 60, rng):
+        f = g.flow
+        secret = [s for s in f.hidden if s not in f.revealed and s != seat]
+        assert not set(secret) & set(obs["landlords"])
+        assert obs["landlords"] == sorted(set(f.open) | set(f.revealed) | ({seat} & set(f.hidden)))
+        if rng.random() < 0.1 or g.phase != "play":  # replays cost: sample the play
+            check_hidden_swap(g, seat, obs, rng)
+            twin = ddz.Game.from_json(g.to_json())
+            if move_hidden_role(twin, seat, rng):
+                moved += 1
+                assert twin.observation(seat) == obs, f"seat {seat} sees a hidden landlord"
     assert moved > 100, moved
 
 
