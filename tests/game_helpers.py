@@ -28,6 +28,21 @@ def finish(game: ddz.Game, agents: list) -> ddz.Game:
     return game
 
 
+def check_same_seed_replays(preset: str, seeds: int = 20) -> None:
+    """A seed and seeded agents make one record, whose JSON replays to the same
+    record, result and view of every seat; the result is JSON too."""
+    n = ddz.Rules(preset).players
+    for seed in range(seeds):
+        a = ddz.play(preset, [RandomAgent(seed + i) for i in range(n)], seed=seed)
+        b = ddz.play(preset, [RandomAgent(seed + i) for i in range(n)], seed=seed)
+        assert a.to_json() == b.to_json()
+        again = ddz.Game.from_json(a.to_json())
+        assert again.to_json() == a.to_json()
+        assert again.result == a.result
+        assert [again.observation(s) for s in range(n)] == [a.observation(s) for s in range(n)]
+        json.dumps(a.result)
+
+
 def views_in_random_deals(
     preset: str, deals: int, rng: random.Random
 ) -> Iterator[tuple[ddz.Game, int, dict]]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
-from game_helpers import check_hidden_swap, finish, views_in_random_deals
+from game_helpers import check_hidden_swap, check_same_seed_replays, finish, views_in_random_deals
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -39,15 +38,7 @@ def test_random_and_greedy_deals_finish_and_score_to_zero(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PLAYABLE)
 def test_same_seed_same_record_and_json_replays(preset: str) -> None:
-    n = ddz.Rules(preset).players
-    for seed in range(20):
-        a = ddz.play(preset, [RandomAgent(seed + i) for i in range(n)], seed=seed)
-        b = ddz.play(preset, [RandomAgent(seed + i) for i in range(n)], seed=seed)
-        assert a.to_json() == b.to_json()
-        again = ddz.Game.from_json(a.to_json())
-        assert again.to_json() == a.to_json()
-        assert again.result == a.result
-        json.dumps(a.result)
+    check_same_seed_replays(preset)
 
 
 def deal_for_classic_example() -> dict:

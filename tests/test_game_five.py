@@ -4,11 +4,16 @@ examples, reveals, auto-wins, secrecy of cards and of roles, replay."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
-from game_helpers import check_hidden_swap, finish, step_by_agent, views_in_random_deals
+from game_helpers import (
+    check_hidden_swap,
+    check_same_seed_replays,
+    finish,
+    step_by_agent,
+    views_in_random_deals,
+)
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -96,15 +101,7 @@ def test_random_and_greedy_deals_finish_and_score_to_zero(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_same_seed_same_record_and_json_replays(preset: str) -> None:
-    for seed in range(20):
-        a = ddz.play(preset, [RandomAgent(seed + i) for i in range(5)], seed=seed)
-        b = ddz.play(preset, [RandomAgent(seed + i) for i in range(5)], seed=seed)
-        assert a.to_json() == b.to_json()
-        again = ddz.Game.from_json(a.to_json())
-        assert again.to_json() == a.to_json()
-        assert again.result == a.result
-        assert [again.observation(s) for s in range(5)] == [a.observation(s) for s in range(5)]
-        json.dumps(a.result)
+    check_same_seed_replays(preset)
     # A deal stopped half way replays to the same state.
     g = ddz.Game(preset, seed=3)
     agents = [RandomAgent(i) for i in range(5)]

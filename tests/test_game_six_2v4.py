@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from game_helpers import check_hidden_swap, finish, views_in_random_deals
+from game_helpers import check_hidden_swap, check_same_seed_replays, finish, views_in_random_deals
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -582,15 +582,7 @@ def test_bad_deals_are_value_errors() -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_same_seed_same_record_and_json_replays(preset: str) -> None:
-    for seed in range(20):
-        a = ddz.play(preset, [RandomAgent(seed + i) for i in range(N)], seed=seed)
-        b = ddz.play(preset, [RandomAgent(seed + i) for i in range(N)], seed=seed)
-        assert a.to_json() == b.to_json()
-        again = ddz.Game.from_json(a.to_json())
-        assert again.to_json() == a.to_json()
-        assert again.result == a.result
-        for s in range(N):
-            assert again.observation(s) == a.observation(s)
+    check_same_seed_replays(preset)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from game_helpers import check_hidden_swap, finish, views_in_random_deals
+from game_helpers import check_hidden_swap, check_same_seed_replays, finish, views_in_random_deals
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
@@ -116,14 +116,7 @@ def test_random_and_greedy_deals_finish_and_score_to_zero(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_same_seed_same_record_and_json_replays(preset: str) -> None:
-    for seed in range(20):
-        a = ddz.play(preset, [RandomAgent(seed + i) for i in range(6)], seed=seed)
-        b = ddz.play(preset, [RandomAgent(seed + i) for i in range(6)], seed=seed)
-        assert a.to_json() == b.to_json()
-        again = ddz.Game.from_json(a.to_json())
-        assert again.to_json() == a.to_json()
-        assert again.result == a.result
-        assert [again.observation(s) for s in range(6)] == [a.observation(s) for s in range(6)]
+    check_same_seed_replays(preset)
 
 
 def test_seed_000_all_three_copies_with_the_receiver_wins_at_once() -> None:
