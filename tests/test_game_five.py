@@ -466,11 +466,29 @@ def test_observations_hold_no_hidden_card(preset: str) -> None:
             check_hidden_swap(g, seat, obs, rng, suits_secret=True)
 
 
-def swap_in_deal(deal: dict, seat_a: int, card_a: str, seat_b: int, card_b: str) -> dict:
+def deal_with_role_card_moved(
+    deal: dict, holder: int, card: str, skip: tuple[int, ...]
+) -> tuple[int, dict] | None:
+    """The first seat outside `skip` dealt `card`'s rank in another suit, and
+    `deal` with that card and `holder`'s `card` (the one giving the role)
+    swapped: the role moves, every hand keeps its ranks. None if no seat was."""
     hands = [split_identities(h) for h in deal["hands"]]
-    hands[seat_a][hands[seat_a].index(card_a)] = card_b
-    hands[seat_b][hands[seat_b].index(card_b)] = card_a
-    return {**deal, "hands": [text(h) for h in hands]}
+    found = next(
+        (
+            (s, c)
+            for s, hand in enumerate(hands)
+            if s not in skip
+            for c in hand
+            if c[0] == card[0] and c != card
+        ),
+        None,
+    )
+    if found is None:
+        return None
+    other, copy = found
+    hands[holder][hands[holder].index(card)] = copy
+    hands[other][hands[other].index(copy)] = card
+    return other, {**deal, "hands": [text(h) for h in hands]}
 
 
 def same_views_until_revealed(
@@ -506,22 +524,13 @@ def test_five_player_farmers_cannot_tell_who_is_hidden() -> None:
         if f.hidden is None:
             continue
         deal = g.deals[0].to_dict()
-        dealt = [split_identities(h) for h in deal["hands"]]
         # Another farmer holding the marked rank in another suit takes the copy.
-        other, card = next(
-            (
-                (s, c)
-                for s in range(5)
-                if s not in (f.open, f.hidden)
-                for c in dealt[s]
-                if c[0] == f.marked[0] and c != f.marked
-            ),
-            (None, None),
-        )
-        if other is None:
+        moved = deal_with_role_card_moved(deal, f.hidden, f.marked, skip=(f.open, f.hidden))
+        if moved is None:
             continue
+        other, twin_deal = moved
         a = ddz.Game("five-player", deal=deal)
-        b = ddz.Game("five-player", deal=swap_in_deal(deal, f.hidden, f.marked, other, card))
+        b = ddz.Game("five-player", deal=twin_deal)
         assert b.flow.hidden == other
         viewers = [s for s in range(5) if s not in (f.open, f.hidden, other)]
         checked += same_views_until_revealed(a, b, viewers, seed, keep_hidden)
@@ -538,21 +547,12 @@ def test_five_player_3deck_no_one_can_tell_who_is_deputy() -> None:
         g.step("call-friend")
         f = g.flow
         deal = g.deals[0].to_dict()
-        dealt = [split_identities(h) for h in deal["hands"]]
-        other, card = next(
-            (
-                (s, c)
-                for s in range(5)
-                if s not in (f.landlord, f.deputy)
-                for c in dealt[s]
-                if c[0] == f.called[0] and c != f.called
-            ),
-            (None, None),
-        )
-        if other is None:
+        moved = deal_with_role_card_moved(deal, f.deputy, f.called, skip=(f.landlord, f.deputy))
+        if moved is None:
             continue
+        other, twin_deal = moved
         a = ddz.Game("five-player-3deck", deal=deal)
-        b = ddz.Game("five-player-3deck", deal=swap_in_deal(deal, f.deputy, f.called, other, card))
+        b = ddz.Game("five-player-3deck", deal=twin_deal)
         run(a, ["pass"] * 5 + ["call-friend"])
         run(b, ["pass"] * 5 + ["call-friend"])
         assert b.flow.deputy == other and a.flow.deputy == f.deputy
