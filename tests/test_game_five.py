@@ -466,12 +466,14 @@ def test_observations_hold_no_hidden_card(preset: str) -> None:
             check_hidden_swap(g, seat, obs, rng, suits_secret=True)
 
 
-def deal_with_role_card_moved(
-    deal: dict, holder: int, card: str, skip: tuple[int, ...]
-) -> tuple[int, dict] | None:
-    """The first seat outside `skip` dealt `card`'s rank in another suit, and
-    `deal` with that card and `holder`'s `card` (the one giving the role)
-    swapped: the role moves, every hand keeps its ranks. None if no seat was."""
+def games_with_role_card_moved(
+    game: ddz.Game, holder: int, card: str, skip: tuple[int, ...]
+) -> tuple[int, ddz.Game, ddz.Game] | None:
+    """`game`'s deal restarted twice: as dealt, and with `holder`'s `card` (the
+    one giving the role) swapped for its rank in another suit from the first
+    seat outside `skip` dealt one. That seat and the two games, or None if no
+    seat was. Every hand keeps its ranks: only the role moves."""
+    deal = game.deals[0].to_dict()
     hands = [split_identities(h) for h in deal["hands"]]
     found = next(
         (
@@ -488,7 +490,9 @@ def deal_with_role_card_moved(
     other, copy = found
     hands[holder][hands[holder].index(card)] = copy
     hands[other][hands[other].index(copy)] = card
-    return other, {**deal, "hands": [text(h) for h in hands]}
+    twin_deal = {**deal, "hands": [text(h) for h in hands]}
+    preset = game.rules.preset
+    return other, ddz.Game(preset, deal=deal), ddz.Game(preset, deal=twin_deal)
 
 
 def same_views_until_revealed(
@@ -523,14 +527,11 @@ def test_five_player_farmers_cannot_tell_who_is_hidden() -> None:
         f = g.flow
         if f.hidden is None:
             continue
-        deal = g.deals[0].to_dict()
         # Another farmer holding the marked rank in another suit takes the copy.
-        moved = deal_with_role_card_moved(deal, f.hidden, f.marked, skip=(f.open, f.hidden))
+        moved = games_with_role_card_moved(g, f.hidden, f.marked, skip=(f.open, f.hidden))
         if moved is None:
             continue
-        other, twin_deal = moved
-        a = ddz.Game("five-player", deal=deal)
-        b = ddz.Game("five-player", deal=twin_deal)
+        other, a, b = moved
         assert b.flow.hidden == other
         viewers = [s for s in range(5) if s not in (f.open, f.hidden, other)]
         checked += same_views_until_revealed(a, b, viewers, seed, keep_hidden)
@@ -546,13 +547,10 @@ def test_five_player_3deck_no_one_can_tell_who_is_deputy() -> None:
             continue
         g.step("call-friend")
         f = g.flow
-        deal = g.deals[0].to_dict()
-        moved = deal_with_role_card_moved(deal, f.deputy, f.called, skip=(f.landlord, f.deputy))
+        moved = games_with_role_card_moved(g, f.deputy, f.called, skip=(f.landlord, f.deputy))
         if moved is None:
             continue
-        other, twin_deal = moved
-        a = ddz.Game("five-player-3deck", deal=deal)
-        b = ddz.Game("five-player-3deck", deal=twin_deal)
+        other, a, b = moved
         run(a, ["pass"] * 5 + ["call-friend"])
         run(b, ["pass"] * 5 + ["call-friend"])
         assert b.flow.deputy == other and a.flow.deputy == f.deputy
