@@ -14,13 +14,12 @@
 //! never name them, so the marked copy leaves a hand exactly when every
 //! lower-suited copy of its rank in that hand has gone.
 
+use super::deck::{Cut, KittyOrder};
 use super::{
-    leader_and_partner_scores, sorted, spring_factor, Action, Card, Dealt, Named, Outcome, Rng,
-    Suited, Table,
+    leader_and_partner_scores, spring_factor, Action, Card, Dealt, Named, Outcome, Rng, Table,
 };
-use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::play::{Kind, Move};
-use crate::rules::{DoubleStep, Rules};
+use crate::rules::DoubleStep;
 
 pub(super) struct Deal<'e> {
     t: Table<'e>,
@@ -79,40 +78,6 @@ impl Copies {
     }
 }
 
-/// Every physical card of the rule set's deck: each suited card once per
-/// deck, then the jokers and laizi.
-pub(super) fn physical_deck(rules: &Rules) -> Vec<Card> {
-    let mut deck = Vec::with_capacity(rules.deck_size());
-    for slot in 0..=TWO as u8 {
-        for suit in 0..4 {
-            deck.extend(std::iter::repeat_n(
-                Card { slot, suit },
-                rules.decks as usize,
-            ));
-        }
-    }
-    for (slot, copies) in [
-        (SMALL_JOKER, rules.decks),
-        (BIG_JOKER, rules.decks),
-        (LAIZI, rules.laizi),
-    ] {
-        let card = Card {
-            slot: slot as u8,
-            suit: 0,
-        };
-        deck.extend(std::iter::repeat_n(card, copies as usize));
-    }
-    deck
-}
-
-pub(super) fn count(cards: &[Card]) -> Cards {
-    let mut c = Cards::EMPTY;
-    for card in cards {
-        c.0[card.slot as usize] += 1;
-    }
-    c
-}
-
 /// Does this play double the stake? Bombs of 5 cards or more, three jokers
 /// and all four (the pairs `XX`/`DD` and 4-card bombs are bombs that do not).
 fn doubles(m: &Move) -> bool {
@@ -132,23 +97,9 @@ impl<'e> Deal<'e> {
     /// (Python's `marked_deal`); its holder is `first`. The open landlord's
     /// copies already include the kitty's, which they take at once.
     fn deal(&mut self, rng: &mut Rng) -> (Dealt, Copies) {
-        let rules = self.t.rules();
-        let n = rules.players as usize;
-        let size = rules.hand_size as usize;
-        let mut deck = physical_deck(rules);
-        rng.shuffle(&mut deck);
-        let (dealt, rest) = deck.split_at(n * size);
-        let (kitty, set_aside) = rest.split_at(rules.kitty as usize);
-
-        let suited = dealt.iter().filter(|c| c.suited()).count();
-        let pick = rng.below(suited);
-        let at = (0..dealt.len())
-            .filter(|&i| dealt[i].suited())
-            .nth(pick)
-            .expect("a deal holds a card with a suit to mark");
-        let (open, marked) = (at / size, dealt[at]);
-
-        let hand = |seat: usize| &dealt[seat * size..(seat + 1) * size];
+        let n = self.t.players();
+        let cut = Cut::shuffled(self.t.rules(), rng);
+        let (marked, open) = cut.mark(rng, Card::suited);
         let suits_of = |cards: &[Card]| {
             let mut held = [0u8; 4];
             for c in cards.iter().filter(|c| c.slot == marked.slot) {
@@ -156,8 +107,8 @@ impl<'e> Deal<'e> {
             }
             held
         };
-        let mut held: Vec<[u8; 4]> = (0..n).map(|s| suits_of(hand(s))).collect();
-        for (have, &extra) in held[open].iter_mut().zip(&suits_of(kitty)) {
+        let mut held: Vec<[u8; 4]> = (0..n).map(|s| suits_of(cut.hand(s))).collect();
+        for (have, &extra) in held[open].iter_mut().zip(&suits_of(cut.kitty())) {
             *have += extra;
         }
         let copies = Copies {
@@ -165,18 +116,7 @@ impl<'e> Deal<'e> {
             suit: marked.suit as usize,
             held,
         };
-        let dealt = Dealt {
-            hands: (0..n).map(|s| count(hand(s))).collect(),
-            kitty: count(kitty),
-            set_aside: count(set_aside),
-            first: open,
-            suited: self.t.record.then(|| Suited {
-                hands: (0..n).map(|s| hand(s).to_vec()).collect(),
-                kitty: sorted(kitty),
-                marked,
-                marks: None,
-            }),
-        };
+        let dealt = cut.dealt((marked, open), None, KittyOrder::Sorted, self.t.record);
         (dealt, copies)
     }
 
@@ -267,9 +207,11 @@ impl<'e> Deal<'e> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::deck::{count, is_whole_deck};
     use super::super::{simulate, Policy};
     use super::*;
     use crate::engine::Engine;
+    use crate::rules::Rules;
 
     fn five() -> Engine {
         Engine::new(Rules::preset("five-player").unwrap()).unwrap()
@@ -303,12 +245,7 @@ mod tests {
                 assert_eq!(*cards, count(suited));
             }
             assert_eq!(d.kitty, count(&s.kitty));
-            let mut all: Vec<Card> = s.hands.concat();
-            all.extend(&s.kitty);
-            all.sort_unstable();
-            let mut deck = physical_deck(e.rules());
-            deck.sort_unstable();
-            assert_eq!(all, deck);
+            assert!(is_whole_deck(s, e.rules()));
             // The hidden landlord holds the other copy; none when the open
             // landlord has both (dealt, or from the kitty).
             let other = (0..5).find(|&p| p != d.first && s.hands[p].contains(&s.marked));

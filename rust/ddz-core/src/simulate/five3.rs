@@ -18,11 +18,9 @@
 //! the play: Python's `Game` takes the lowest suits first, and the records
 //! name the copies each play takes ("ids").
 
-use super::five::{count, physical_deck, Copies};
-use super::{
-    leader_and_partner_scores, sorted, spring_factor, Action, Card, Dealt, Outcome, Rng, Suited,
-    Table,
-};
+use super::deck::{Cut, KittyOrder};
+use super::five::Copies;
+use super::{leader_and_partner_scores, spring_factor, Action, Card, Dealt, Outcome, Rng, Table};
 use crate::cards::{Cards, BIG_JOKER, SLOTS, SMALL_JOKER};
 use crate::rules::{Rules, ScoreScheme};
 
@@ -106,37 +104,12 @@ impl<'e> Deal<'e> {
     /// (Python's `marked_deal`); its holder is `first`. Also returns each
     /// hand's and the kitty's identities.
     fn deal(&mut self, rng: &mut Rng) -> (Dealt, Vec<Ids>, Ids, Card) {
-        let rules = self.t.rules();
-        let n = rules.players as usize;
-        let size = rules.hand_size as usize;
-        let mut deck = physical_deck(rules);
-        rng.shuffle(&mut deck);
-        let (dealt, rest) = deck.split_at(n * size);
-        let (kitty, set_aside) = rest.split_at(rules.kitty as usize);
-
-        let suited = dealt.iter().filter(|c| c.suited()).count();
-        let pick = rng.below(suited);
-        let at = (0..dealt.len())
-            .filter(|&i| dealt[i].suited())
-            .nth(pick)
-            .expect("a deal holds a card with a suit to mark");
-        let (holder, marked) = (at / size, dealt[at]);
-
-        let hand = |seat: usize| &dealt[seat * size..(seat + 1) * size];
-        let ids = (0..n).map(|s| ids_of(hand(s))).collect();
-        let dealt = Dealt {
-            hands: (0..n).map(|s| count(hand(s))).collect(),
-            kitty: count(kitty),
-            set_aside: count(set_aside),
-            first: holder,
-            suited: self.t.record.then(|| Suited {
-                hands: (0..n).map(|s| hand(s).to_vec()).collect(),
-                kitty: sorted(kitty),
-                marked,
-                marks: None,
-            }),
-        };
-        (dealt, ids, ids_of(kitty), marked)
+        let n = self.t.players();
+        let cut = Cut::shuffled(self.t.rules(), rng);
+        let (marked, holder) = cut.mark(rng, Card::suited);
+        let ids = (0..n).map(|s| ids_of(cut.hand(s))).collect();
+        let dealt = cut.dealt((marked, holder), None, KittyOrder::Sorted, self.t.record);
+        (dealt, ids, ids_of(cut.kitty()), marked)
     }
 
     pub(super) fn run(mut self, rng: &mut Rng) -> Outcome {
@@ -293,6 +266,7 @@ impl<'e> Deal<'e> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::deck::is_whole_deck;
     use super::super::{simulate, Policy};
     use super::*;
     use crate::engine::Engine;
@@ -325,12 +299,7 @@ mod tests {
                 let d = &o.deals[0];
                 let s = d.suited.as_ref().unwrap();
                 assert!(s.marked.suited() && s.hands[d.first].contains(&s.marked));
-                let mut all: Vec<Card> = s.hands.concat();
-                all.extend(&s.kitty);
-                all.sort_unstable();
-                let mut deck = physical_deck(e.rules());
-                deck.sort_unstable();
-                assert_eq!(all, deck);
+                assert!(is_whole_deck(s, e.rules()));
                 assert_eq!(o.scores.iter().sum::<i64>(), 0);
                 let sign = if o.landlord_won { 1 } else { -1 };
                 let w = o.multiplier;

@@ -16,6 +16,7 @@
 //! action and outcome types, physical cards where suits matter, the trick
 //! loop and the spring rule.
 
+mod deck;
 mod five;
 mod five3;
 mod landlord;

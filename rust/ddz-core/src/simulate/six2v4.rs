@@ -21,8 +21,8 @@
 //! The marks only decide the roles at the start, so after the deal the
 //! hands are followed as counts; the records name the marks `card@seat`.
 
-use super::five::{count, physical_deck};
-use super::{sorted, Action, Card, Dealt, Outcome, Rng, Suited, Table};
+use super::deck::{Cut, KittyOrder};
+use super::{Action, Card, Dealt, Outcome, Rng, Table};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SLOTS, SMALL_JOKER, TWO};
 use crate::engine::Engine;
 use crate::play::Kind;
@@ -151,32 +151,15 @@ impl<'e> Deal<'e> {
     /// (Python's `MarkedSixFlow.deal`): the public and the secret mark,
     /// each as (card, seat). `first` is the public mark's seat.
     fn deal(&mut self, rng: &mut Rng) -> (Dealt, [(Card, usize); 2]) {
-        let rules = self.t.rules();
-        let n = rules.players as usize;
-        let size = rules.hand_size as usize;
-        let mut deck = physical_deck(rules);
-        rng.shuffle(&mut deck);
-        let (dealt, rest) = deck.split_at(n * size);
-        let (kitty, set_aside) = rest.split_at(rules.kitty as usize);
-        let a = rng.below(n * size);
-        let mut b = rng.below(n * size - 1);
+        let cut = Cut::shuffled(self.t.rules(), rng);
+        let positions = cut.in_hands().len();
+        let a = rng.below(positions);
+        let mut b = rng.below(positions - 1);
         if b >= a {
             b += 1;
         }
-        let marks = [(dealt[a], a / size), (dealt[b], b / size)];
-        let hand = |seat: usize| &dealt[seat * size..(seat + 1) * size];
-        let dealt = Dealt {
-            hands: (0..n).map(|s| count(hand(s))).collect(),
-            kitty: count(kitty),
-            set_aside: count(set_aside),
-            first: marks[0].1,
-            suited: self.t.record.then(|| Suited {
-                hands: (0..n).map(|s| hand(s).to_vec()).collect(),
-                kitty: sorted(kitty),
-                marked: marks[0].0,
-                marks: Some(marks),
-            }),
-        };
+        let marks = [cut.at(a), cut.at(b)];
+        let dealt = cut.dealt(marks[0], Some(marks), KittyOrder::Sorted, self.t.record);
         (dealt, marks)
     }
 

@@ -21,8 +21,9 @@
 //! play: Python's `Game` takes the lowest suits first, and the records name
 //! the copies each play takes ("ids").
 
-use super::five::{count, physical_deck, Copies};
-use super::{Action, Card, Dealt, Outcome, Policy, Rng, Suited, Table};
+use super::deck::{count, Cut, KittyOrder};
+use super::five::Copies;
+use super::{Action, Card, Dealt, Outcome, Policy, Rng, Table};
 use crate::play::{Kind, Move};
 
 /// Which source's rules.
@@ -91,28 +92,15 @@ impl<'e> Deal<'e> {
     /// receiver is `first`. Also returns the kitty and the copies of the
     /// marked rank in each hand.
     fn deal(&mut self, rng: &mut Rng) -> (Dealt, Vec<Card>, Copies) {
-        let rules = self.t.rules();
-        let n = rules.players as usize;
-        let size = rules.hand_size as usize;
-        let mut deck = physical_deck(rules);
-        rng.shuffle(&mut deck);
-        let (dealt, rest) = deck.split_at(n * size);
-        let (kitty, set_aside) = rest.split_at(rules.kitty as usize);
+        let n = self.t.players();
+        let cut = Cut::shuffled(self.t.rules(), rng);
+        let in_kitty = cut.kitty().iter().fold(0, |bits, c| bits | identity_bit(c));
+        let markable = |c: Card| c.suited() && in_kitty & identity_bit(&c) == 0;
+        let (marked, receiver) = cut.mark(rng, markable);
 
-        let in_kitty = kitty.iter().fold(0, |bits, c| bits | identity_bit(c));
-        let markable = |c: &Card| c.suited() && in_kitty & identity_bit(c) == 0;
-        let choices = dealt.iter().filter(|c| markable(c)).count();
-        let pick = rng.below(choices);
-        let at = (0..dealt.len())
-            .filter(|&i| markable(&dealt[i]))
-            .nth(pick)
-            .expect("a deal holds a card that may be marked");
-        let (receiver, marked) = (at / size, dealt[at]);
-
-        let hand = |seat: usize| &dealt[seat * size..(seat + 1) * size];
         let mut held = vec![[0u8; 4]; n];
         for (seat, suits) in held.iter_mut().enumerate() {
-            for c in hand(seat).iter().filter(|c| c.slot == marked.slot) {
+            for c in cut.hand(seat).iter().filter(|c| c.slot == marked.slot) {
                 suits[c.suit as usize] += 1;
             }
         }
@@ -121,19 +109,8 @@ impl<'e> Deal<'e> {
             suit: marked.suit as usize,
             held,
         };
-        let dealt = Dealt {
-            hands: (0..n).map(|s| count(hand(s))).collect(),
-            kitty: count(kitty),
-            set_aside: count(set_aside),
-            first: receiver,
-            suited: self.t.record.then(|| Suited {
-                hands: (0..n).map(|s| hand(s).to_vec()).collect(),
-                kitty: kitty.to_vec(),
-                marked,
-                marks: None,
-            }),
-        };
-        (dealt, kitty.to_vec(), copies)
+        let dealt = cut.dealt((marked, receiver), None, KittyOrder::AsDealt, self.t.record);
+        (dealt, cut.kitty().to_vec(), copies)
     }
 
     pub(super) fn run(mut self, rng: &mut Rng) -> Outcome {
@@ -297,6 +274,7 @@ impl<'e> Deal<'e> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::deck::is_whole_deck;
     use super::super::{identities, simulate, Policy};
     use super::*;
     use crate::engine::Engine;
@@ -337,12 +315,7 @@ mod tests {
                 for o in simulate(&e, 300, 6, 2, policy, 300).unwrap() {
                     let d = &o.deals[0];
                     let s = d.suited.as_ref().unwrap();
-                    let mut all: Vec<Card> = s.hands.concat();
-                    all.extend(&s.kitty);
-                    all.sort_unstable();
-                    let mut deck = physical_deck(e.rules());
-                    deck.sort_unstable();
-                    assert_eq!(all, deck);
+                    assert!(is_whole_deck(s, e.rules()));
                     assert!(s.marked.suited() && !s.kitty.contains(&s.marked));
                     let kitty: String = s.kitty.iter().map(Card::to_string).collect();
                     unsorted_kitties += (kitty != identities(&s.kitty)) as usize;
