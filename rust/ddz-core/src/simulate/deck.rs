@@ -71,6 +71,10 @@ impl Cut {
         }
     }
 
+    pub(super) fn players(&self) -> usize {
+        self.players
+    }
+
     /// Every card dealt to a seat, hand after hand.
     pub(super) fn in_hands(&self) -> &[Card] {
         &self.deck[..self.players * self.size]

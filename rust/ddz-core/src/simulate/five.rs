@@ -14,10 +14,9 @@
 //! never name them, so the marked copy leaves a hand exactly when every
 //! lower-suited copy of its rank in that hand has gone.
 
+use super::copies::Copies;
 use super::deck::{Cut, KittyOrder};
-use super::{
-    leader_and_partner_scores, spring_factor, Action, Card, Dealt, Named, Outcome, Rng, Table,
-};
+use super::{leader_and_partner_scores, spring_factor, Action, Card, Dealt, Outcome, Rng, Table};
 use crate::play::{Kind, Move};
 use crate::rules::DoubleStep;
 
@@ -35,46 +34,6 @@ struct Stake {
 impl Stake {
     fn value(&self) -> i64 {
         self.factor * self.count
-    }
-}
-
-/// The copies of the marked card's rank, by suit, in each seat's hand.
-pub(super) struct Copies {
-    pub(super) rank: usize,
-    pub(super) suit: usize,
-    pub(super) held: Vec<[u8; 4]>,
-}
-
-impl Copies {
-    /// The first other seat holding a copy of the marked card (Python's
-    /// `holders[0]`): the hidden landlord.
-    fn partner_of(&self, open: usize) -> Option<usize> {
-        (0..self.held.len()).find(|&s| s != open && self.held[s][self.suit] > 0)
-    }
-
-    fn holds_marked(&self, seat: usize) -> bool {
-        self.held[seat][self.suit] > 0
-    }
-
-    /// `seat` plays `n` cards of the marked rank: they leave the hand
-    /// lowest suit first, as in Python's `Game._take`. Returns the copies
-    /// taken, or None when the play holds none of the rank.
-    pub(super) fn take(&mut self, seat: usize, n: u8) -> Option<Named> {
-        if n == 0 {
-            return None;
-        }
-        let mut left = n;
-        let mut suits = [0u8; 4];
-        for (taken, have) in suits.iter_mut().zip(self.held[seat].iter_mut()) {
-            *taken = left.min(*have);
-            *have -= *taken;
-            left -= *taken;
-        }
-        debug_assert_eq!(left, 0, "seat {seat} played copies it does not hold");
-        Some(Named {
-            rank: self.rank as u8,
-            suits,
-        })
     }
 }
 
@@ -97,25 +56,10 @@ impl<'e> Deal<'e> {
     /// (Python's `marked_deal`); its holder is `first`. The open landlord's
     /// copies already include the kitty's, which they take at once.
     fn deal(&mut self, rng: &mut Rng) -> (Dealt, Copies) {
-        let n = self.t.players();
         let cut = Cut::shuffled(self.t.rules(), rng);
         let (marked, open) = cut.mark(rng, Card::suited);
-        let suits_of = |cards: &[Card]| {
-            let mut held = [0u8; 4];
-            for c in cards.iter().filter(|c| c.slot == marked.slot) {
-                held[c.suit as usize] += 1;
-            }
-            held
-        };
-        let mut held: Vec<[u8; 4]> = (0..n).map(|s| suits_of(cut.hand(s))).collect();
-        for (have, &extra) in held[open].iter_mut().zip(&suits_of(cut.kitty())) {
-            *have += extra;
-        }
-        let copies = Copies {
-            rank: marked.slot as usize,
-            suit: marked.suit as usize,
-            held,
-        };
+        let mut copies = Copies::dealt(&cut, marked);
+        copies.add(open, cut.kitty());
         let dealt = cut.dealt((marked, open), None, KittyOrder::Sorted, self.t.record);
         (dealt, copies)
     }
@@ -215,23 +159,6 @@ mod tests {
 
     fn five() -> Engine {
         Engine::new(Rules::preset("five-player").unwrap()).unwrap()
-    }
-
-    #[test]
-    fn copies_leave_a_hand_lowest_suit_first() {
-        // Marked 9h; the seat holds 9d 9h 9h 9s.
-        let mut copies = Copies {
-            rank: 6,
-            suit: 2,
-            held: vec![[1, 0, 2, 1]],
-        };
-        let first = copies.take(0, 1).unwrap();
-        assert_eq!(first.suits, [1, 0, 0, 0]);
-        assert!(copies.holds_marked(0));
-        let next = copies.take(0, 2).unwrap();
-        assert_eq!(next.suits, [0, 0, 2, 0]);
-        assert!(!copies.holds_marked(0));
-        assert_eq!(copies.take(0, 0), None);
     }
 
     #[test]

@@ -18,8 +18,8 @@
 //! the play: Python's `Game` takes the lowest suits first, and the records
 //! name the copies each play takes ("ids").
 
+use super::copies::Copies;
 use super::deck::{Cut, KittyOrder};
-use super::five::Copies;
 use super::{leader_and_partner_scores, spring_factor, Action, Card, Dealt, Outcome, Rng, Table};
 use crate::cards::{Cards, BIG_JOKER, SLOTS, SMALL_JOKER};
 use crate::rules::{Rules, ScoreScheme};

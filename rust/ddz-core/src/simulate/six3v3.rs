@@ -21,8 +21,8 @@
 //! play: Python's `Game` takes the lowest suits first, and the records name
 //! the copies each play takes ("ids").
 
+use super::copies::Copies;
 use super::deck::{count, Cut, KittyOrder};
-use super::five::Copies;
 use super::{Action, Card, Dealt, Outcome, Policy, Rng, Table};
 use crate::play::{Kind, Move};
 
@@ -92,23 +92,11 @@ impl<'e> Deal<'e> {
     /// receiver is `first`. Also returns the kitty and the copies of the
     /// marked rank in each hand.
     fn deal(&mut self, rng: &mut Rng) -> (Dealt, Vec<Card>, Copies) {
-        let n = self.t.players();
         let cut = Cut::shuffled(self.t.rules(), rng);
         let in_kitty = cut.kitty().iter().fold(0, |bits, c| bits | identity_bit(c));
         let markable = |c: Card| c.suited() && in_kitty & identity_bit(&c) == 0;
         let (marked, receiver) = cut.mark(rng, markable);
-
-        let mut held = vec![[0u8; 4]; n];
-        for (seat, suits) in held.iter_mut().enumerate() {
-            for c in cut.hand(seat).iter().filter(|c| c.slot == marked.slot) {
-                suits[c.suit as usize] += 1;
-            }
-        }
-        let copies = Copies {
-            rank: marked.slot as usize,
-            suit: marked.suit as usize,
-            held,
-        };
+        let copies = Copies::dealt(&cut, marked);
         let dealt = cut.dealt((marked, receiver), None, KittyOrder::AsDealt, self.t.record);
         (dealt, cut.kitty().to_vec(), copies)
     }
@@ -163,9 +151,7 @@ impl<'e> Deal<'e> {
             let size = kitty.len() / open.len();
             for (share, &seat) in kitty.chunks(size).zip(&open) {
                 hands[seat] = hands[seat] + count(share);
-                for c in share.iter().filter(|c| c.slot as usize == copies.rank) {
-                    copies.held[seat][c.suit as usize] += 1;
-                }
+                copies.add(seat, share);
             }
         }
 
