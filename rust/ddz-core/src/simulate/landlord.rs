@@ -110,84 +110,33 @@ impl<'e> Deal<'e> {
     /// The auction: Some((landlord, bid)), or None for a redeal.
     fn choose_landlord(&mut self, dealt: &Dealt, rng: &mut Rng) -> Option<(usize, i64)> {
         let n = self.t.players();
-        let greedy = self.t.policy == Policy::Greedy;
-        let mut high: Option<usize> = None;
-        let mut bid = 0u8;
-        let mut seat = dealt.first;
-        match self.auction {
+        let first = dealt.first;
+        let taken = match self.auction {
             Auction::Call => {
-                for _ in 0..n {
+                let greedy = self.t.policy == Policy::Greedy;
+                for seat in (0..n).map(|i| (first + i) % n) {
                     let call = greedy || rng.below(2) == 1;
                     if call {
                         self.t.log(seat, Action::Call);
                         return Some((seat, 1));
                     }
                     self.t.log(seat, Action::Pass);
-                    seat = (seat + 1) % n;
                 }
                 None
             }
-            Auction::Bid => {
-                let mut passes = 0;
-                loop {
-                    // Options: pass, then bid + 1 ..= 3.
-                    let options = 1 + 3 - bid as usize;
-                    let pick = if greedy {
-                        1.min(options - 1)
-                    } else {
-                        rng.below(options)
-                    };
-                    if pick == 0 {
-                        self.t.log(seat, Action::Pass);
-                        passes += 1;
-                    } else {
-                        bid += pick as u8;
-                        high = Some(seat);
-                        passes = 0;
-                        self.t.log(seat, Action::Bid(bid));
-                    }
-                    if bid == 3 || (high.is_some() && passes == n - 1) {
-                        return high.map(|h| (h, bid as i64));
-                    }
-                    if high.is_none() && passes == n {
-                        return None;
-                    }
-                    seat = (seat + 1) % n;
-                }
-            }
-            Auction::BidOnce => {
-                for _ in 0..n {
-                    let options = 1 + 3 - bid as usize;
-                    let pick = if greedy {
-                        1.min(options - 1)
-                    } else {
-                        rng.below(options)
-                    };
-                    if pick == 0 {
-                        self.t.log(seat, Action::Pass);
-                    } else {
-                        bid += pick as u8;
-                        high = Some(seat);
-                        self.t.log(seat, Action::Bid(bid));
-                        if bid == 3 {
-                            break;
-                        }
-                    }
-                    seat = (seat + 1) % n;
-                }
-                if let Some(h) = high {
-                    return Some((h, bid as i64));
-                }
+            Auction::Bid => self.t.bid_around(first, &[], rng),
+            Auction::BidOnce => self.t.bid_once(first, rng).or_else(|| {
                 // Nobody bid: the first seat holding D with a 2, or X and D, must take it.
                 (0..n)
-                    .map(|i| (dealt.first + i) % n)
+                    .map(|i| (first + i) % n)
                     .find(|&s| {
                         let h = &dealt.hands[s];
                         h.get(BIG_JOKER) > 0 && (h.get(TWO) > 0 || h.get(SMALL_JOKER) > 0)
                     })
                     .map(|s| (s, 1))
-            }
-        }
+            }),
+        };
+        taken.map(|(seat, bid)| (seat, i64::from(bid)))
     }
 
     /// Laizi after a bid of 3: the seats that did not bid may kick, then the

@@ -16,6 +16,7 @@
 //! action and outcome types, physical cards where suits matter, the trick
 //! loop and the spring rule.
 
+mod bidding;
 mod copies;
 mod deck;
 mod five;

@@ -170,10 +170,11 @@ impl<'e> Deal<'e> {
         let (public, secret) = (marks[0].1, marks[1].1);
         let mut hands = dealt.hands.clone();
 
-        // The first landlord: the big landlord by bidding (2v4) or the
-        // public-mark holder (teams).
+        // The first landlord: the big landlord by one round of bids from
+        // the public-mark holder, who takes it if nobody bids (2v4; Python's
+        // `BidOnce` with no forced seat), or that holder (teams).
         let first = match self.variant {
-            Variant::TwoVsFour => self.bidding(public, rng),
+            Variant::TwoVsFour => self.t.bid_once(public, rng).map_or(public, |(h, _)| h),
             Variant::Teams => public,
         };
         let solo = secret == first;
@@ -277,33 +278,6 @@ impl<'e> Deal<'e> {
             });
         let winners = side[winner];
         self.settle(&landlords, &side, winners, count)
-    }
-
-    /// One round of bids from the public-mark holder (Python's `BidOnce`
-    /// with no forced seat); a 3 ends it. Returns the big landlord.
-    fn bidding(&mut self, public: usize, rng: &mut Rng) -> usize {
-        let n = self.t.players();
-        let mut bid = 0u8;
-        let mut high = None;
-        for seat in (0..n).map(|i| (public + i) % n) {
-            // Python lists pass, then bid:bid+1 .. bid:3; greedy bids lowest.
-            let options = 1 + (3 - bid) as usize;
-            let pick = match self.t.policy {
-                super::Policy::Random => rng.below(options),
-                super::Policy::Greedy => 1,
-            };
-            if pick == 0 {
-                self.t.log(seat, Action::Pass);
-            } else {
-                bid += pick as u8;
-                high = Some(seat);
-                self.t.log(seat, Action::Bid(bid));
-                if bid == 3 {
-                    break;
-                }
-            }
-        }
-        high.unwrap_or(public)
     }
 
     /// Python's `_settle` of either flow: `winners` is the winning side

@@ -23,7 +23,7 @@
 
 use super::copies::Copies;
 use super::deck::{count, Cut, KittyOrder};
-use super::{Action, Card, Dealt, Outcome, Policy, Rng, Table};
+use super::{Action, Card, Dealt, Outcome, Rng, Table};
 use crate::play::{Kind, Move};
 
 /// Which source's rules.
@@ -219,42 +219,14 @@ impl<'e> Deal<'e> {
     fn bidding(&mut self, after: usize, barred: &[usize], rng: &mut Rng) -> (usize, i64) {
         let n = self.t.players();
         let first = (after + 1) % n;
-        let mut bid = 0u8;
-        let mut high = None;
-        let mut passes = 0;
-        let mut seat = first;
-        loop {
-            // Python lists pass, then bid:bid+1 .. bid:3; greedy bids lowest.
-            let pick = if barred.contains(&seat) {
-                0
-            } else {
-                match self.t.policy {
-                    Policy::Random => rng.below(1 + 3 - bid as usize),
-                    Policy::Greedy => 1,
-                }
-            };
-            if pick == 0 {
-                self.t.log(seat, Action::Pass);
-                passes += 1;
-            } else {
-                bid += pick as u8;
-                high = Some(seat);
-                passes = 0;
-                self.t.log(seat, Action::Bid(bid));
-            }
-            if let Some(h) = high {
-                if bid == 3 || passes == n - 1 {
-                    return (h, bid as i64);
-                }
-            } else if passes == n {
-                let taker = (0..n)
-                    .map(|i| (first + i) % n)
-                    .find(|s| !barred.contains(s))
-                    .expect("a seat may bid");
-                return (taker, 1);
-            }
-            seat = (seat + 1) % n;
+        if let Some((seat, bid)) = self.t.bid_around(first, barred, rng) {
+            return (seat, i64::from(bid));
         }
+        let taker = (0..n)
+            .map(|i| (first + i) % n)
+            .find(|s| !barred.contains(s))
+            .expect("a seat may bid");
+        (taker, 1)
     }
 }
 
