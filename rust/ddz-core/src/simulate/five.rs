@@ -16,7 +16,7 @@
 
 use super::copies::Copies;
 use super::deck::{Cut, KittyOrder};
-use super::{leader_and_partner_scores, spring_factor, Action, Card, Dealt, Outcome, Rng, Table};
+use super::{spring_factor, Action, Card, Dealt, Outcome, Rng, Table};
 use crate::play::{Kind, Move};
 use crate::rules::DoubleStep;
 
@@ -65,7 +65,6 @@ impl<'e> Deal<'e> {
     }
 
     pub(super) fn run(mut self, rng: &mut Rng) -> Outcome {
-        let n = self.t.players();
         let (dealt, mut copies) = self.deal(rng);
         self.t.deal_log(&dealt);
         let open = dealt.first;
@@ -97,15 +96,7 @@ impl<'e> Deal<'e> {
         let won = landlords.contains(&winner);
         let w = stake.value() * spring_factor(self.t.rules(), &plays, &landlords, won);
         // The open landlord carries two farmers' worth, the hidden one.
-        let scores = leader_and_partner_scores(n, open, hidden, won, w);
-        let out = &mut self.t.out;
-        out.landlord = open;
-        out.hidden_landlord = hidden;
-        out.revealed = revealed;
-        out.landlord_won = won;
-        out.multiplier = w;
-        out.scores = scores;
-        self.t.out
+        self.t.settle_five(open, hidden, won, w, revealed)
     }
 
     /// Every seat from the open landlord answers once. Farmers may only

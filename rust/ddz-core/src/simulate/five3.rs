@@ -20,7 +20,7 @@
 
 use super::copies::Copies;
 use super::deck::{Cut, KittyOrder};
-use super::{leader_and_partner_scores, spring_factor, Action, Card, Dealt, Outcome, Rng, Table};
+use super::{spring_factor, Action, Card, Dealt, Outcome, Rng, Table};
 use crate::cards::{Cards, BIG_JOKER, SLOTS, SMALL_JOKER};
 use crate::rules::{Rules, ScoreScheme};
 
@@ -129,7 +129,7 @@ impl<'e> Deal<'e> {
         }
 
         if self.t.rules().auto_win && auto_win(self.t.rules(), &ids[landlord], &hands[landlord]) {
-            return self.settle(landlord, None, true, points, false);
+            return self.t.settle_five(landlord, None, true, points, false);
         }
 
         // The choice, in Python's order of the options.
@@ -206,7 +206,9 @@ impl<'e> Deal<'e> {
         let side: Vec<usize> = std::iter::once(landlord).chain(deputy).collect();
         let won = side.contains(&winner);
         let p = points * factor * spring_factor(self.t.rules(), &plays, &side, won);
-        self.settle(landlord, deputy, won, p, revealed)
+        // Python's `_settle`: the deputy settles p, the main landlord 2p, a
+        // solo landlord 4p.
+        self.t.settle_five(landlord, deputy, won, p, revealed)
     }
 
     /// One grab round from the marked card's holder: each seat grabs while
@@ -239,28 +241,6 @@ impl<'e> Deal<'e> {
             None => (holder, 1),
             Some((_, seat)) => (seat, base),
         }
-    }
-
-    /// One ordinary player's points `p`: the deputy settles p, the main
-    /// landlord 2p, a solo landlord 4p (Python's `_settle`).
-    fn settle(
-        mut self,
-        landlord: usize,
-        deputy: Option<usize>,
-        won: bool,
-        p: i64,
-        revealed: bool,
-    ) -> Outcome {
-        let n = self.t.players();
-        let scores = leader_and_partner_scores(n, landlord, deputy, won, p);
-        let out = &mut self.t.out;
-        out.landlord = landlord;
-        out.hidden_landlord = deputy;
-        out.revealed = revealed;
-        out.landlord_won = won;
-        out.multiplier = p;
-        out.scores = scores;
-        self.t.out
     }
 }
 

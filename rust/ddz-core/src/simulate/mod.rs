@@ -479,33 +479,42 @@ impl<'e> Table<'e> {
             seat = (seat + 1) % n;
         }
     }
+
+    /// The outcome of a five-player deal (either preset): with a partner
+    /// the leading landlord settles two farmers' worth `w` and the partner
+    /// one; alone, the landlord settles with every farmer.
+    fn settle_five(
+        mut self,
+        leader: usize,
+        partner: Option<usize>,
+        won: bool,
+        w: i64,
+        revealed: bool,
+    ) -> Outcome {
+        let n = self.players();
+        let sign = if won { 1 } else { -1 };
+        let mut scores = vec![-sign * w; n];
+        match partner {
+            None => scores[leader] = sign * w * (n as i64 - 1),
+            Some(p) => {
+                scores[leader] = sign * w * 2;
+                scores[p] = sign * w;
+            }
+        }
+        let out = &mut self.out;
+        out.landlord = leader;
+        out.hidden_landlord = partner;
+        out.revealed = revealed;
+        out.landlord_won = won;
+        out.multiplier = w;
+        out.scores = scores;
+        self.out
+    }
 }
 
 /// The factor spring and anti-spring add (Python `scoring.spring_events`):
 /// ×2 when the losing side played no card, and with `anti_spring` ×2 when
 /// the landlords lost having made only one play between them.
-/// The landlord side's scores in the five-player presets: a partner
-/// settles one farmer's worth `w` and the leading landlord two; alone, the
-/// landlord settles with every farmer.
-fn leader_and_partner_scores(
-    n: usize,
-    leader: usize,
-    partner: Option<usize>,
-    won: bool,
-    w: i64,
-) -> Vec<i64> {
-    let sign = if won { 1 } else { -1 };
-    let mut scores = vec![-sign * w; n];
-    match partner {
-        None => scores[leader] = sign * w * (n as i64 - 1),
-        Some(p) => {
-            scores[leader] = sign * w * 2;
-            scores[p] = sign * w;
-        }
-    }
-    scores
-}
-
 fn spring_factor(rules: &Rules, plays: &[u32], landlords: &[usize], landlords_won: bool) -> i64 {
     let mut factor = 1;
     if rules.spring {
