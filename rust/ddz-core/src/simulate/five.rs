@@ -143,18 +143,13 @@ impl<'e> Deal<'e> {
 #[cfg(test)]
 mod tests {
     use super::super::deck::{count, is_whole_deck};
+    use super::super::tests::engine;
     use super::super::{simulate, Policy};
     use super::*;
-    use crate::engine::Engine;
-    use crate::rules::Rules;
-
-    fn five() -> Engine {
-        Engine::new(Rules::preset("five-player").unwrap()).unwrap()
-    }
 
     #[test]
     fn recorded_deals_are_whole_decks_with_the_marked_card_at_first() {
-        let e = five();
+        let e = engine("five-player");
         for o in simulate(&e, 200, 5, 1, Policy::Random, 200).unwrap() {
             let d = &o.deals[0];
             let s = d.suited.as_ref().unwrap();
@@ -173,7 +168,7 @@ mod tests {
 
     #[test]
     fn scores_split_by_side() {
-        let e = five();
+        let e = engine("five-player");
         let out = simulate(&e, 2000, 1, 2, Policy::Random, 0).unwrap();
         let solo = out.iter().filter(|o| o.hidden_landlord.is_none()).count();
         assert!(solo > 100 && solo < 1000, "1 v 4 in {solo} of 2000 deals");
@@ -196,7 +191,7 @@ mod tests {
 
     #[test]
     fn greedy_keeps_and_never_doubles() {
-        let e = five();
+        let e = engine("five-player");
         for o in simulate(&e, 300, 2, 1, Policy::Greedy, 300).unwrap() {
             let before_play = &o.actions[..10];
             assert!(before_play

@@ -247,13 +247,9 @@ impl<'e> Deal<'e> {
 #[cfg(test)]
 mod tests {
     use super::super::deck::is_whole_deck;
+    use super::super::tests::engine;
     use super::super::{simulate, Policy};
     use super::*;
-    use crate::engine::Engine;
-
-    fn five3() -> Engine {
-        Engine::new(Rules::preset("five-player-3deck").unwrap()).unwrap()
-    }
 
     #[test]
     fn grabs_run_strongest_first() {
@@ -273,7 +269,7 @@ mod tests {
 
     #[test]
     fn recorded_deals_are_whole_decks_and_scores_split() {
-        let e = five3();
+        let e = engine("five-player-3deck");
         for policy in [Policy::Random, Policy::Greedy] {
             for o in simulate(&e, 300, 4, 2, policy, 300).unwrap() {
                 let d = &o.deals[0];

@@ -537,10 +537,15 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
 
+    /// The engine of a preset, for the flows' tests too.
+    pub(super) fn engine(preset: &str) -> Engine {
+        Engine::new(Rules::preset(preset).unwrap()).unwrap()
+    }
+
     #[test]
     fn same_results_whatever_the_threads() {
         for preset in ["classic", "five-player"] {
-            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            let e = engine(preset);
             let one = simulate(&e, 500, 7, 1, Policy::Random, 0).unwrap();
             let two = simulate(&e, 500, 7, 2, Policy::Random, 0).unwrap();
             for (a, b) in one.iter().zip(&two) {
@@ -556,7 +561,7 @@ mod tests {
     #[test]
     fn every_preset_plays_and_other_rule_sets_are_refused() {
         for preset in PRESETS {
-            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            let e = engine(preset);
             assert_eq!(simulate(&e, 1, 0, 1, Policy::Random, 0).unwrap().len(), 1);
         }
         // A rule set renamed from a preset has no flow to follow.

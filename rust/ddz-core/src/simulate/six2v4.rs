@@ -326,13 +326,9 @@ impl<'e> Deal<'e> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::engine;
     use super::super::{simulate, Policy};
     use super::*;
-    use crate::rules::Rules;
-
-    fn engine(preset: &str) -> Engine {
-        Engine::new(Rules::preset(preset).unwrap()).unwrap()
-    }
 
     #[test]
     fn auto_win_agrees_with_python() {

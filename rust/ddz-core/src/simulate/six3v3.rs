@@ -233,14 +233,9 @@ impl<'e> Deal<'e> {
 #[cfg(test)]
 mod tests {
     use super::super::deck::is_whole_deck;
+    use super::super::tests::engine;
     use super::super::{identities, simulate, Policy};
     use super::*;
-    use crate::engine::Engine;
-    use crate::rules::Rules;
-
-    fn engine(preset: &str) -> Engine {
-        Engine::new(Rules::preset(preset).unwrap()).unwrap()
-    }
 
     #[test]
     fn bombs_add_to_n_as_in_python() {
