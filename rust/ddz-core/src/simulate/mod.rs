@@ -14,7 +14,9 @@
 //!
 //! This file holds what the flows share: the generator, the policies, the
 //! action and outcome types, physical cards where suits matter, the trick
-//! loop and the spring rule.
+//! loop and the spring rule. Shared too: `deck.rs` shuffles and cuts a
+//! physical deck, `copies.rs` follows the copies of a marked rank through
+//! the play, and `bidding.rs` takes bids of 1 to 3.
 
 mod bidding;
 mod copies;
