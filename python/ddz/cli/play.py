@@ -24,7 +24,6 @@ from .common import UsageError, out, rules_of
 SHOWN = 30
 SUIT_SYMBOLS = {"d": "♦", "c": "♣", "h": "♥", "s": "♠"}
 RED = {"d", "h"}
-JOKERS = {"X": "X", "D": "D", "L": "L"}
 HELP = (
     "Type the number of an option, or the cards of a play (e.g. 334455, 10 J Q K A); "
     "'pass' passes. The play marked 'hint' is the smallest that works; "
@@ -47,7 +46,7 @@ def hand_text(identities: str, console: Console) -> Text:
             shown = rank + (SUIT_SYMBOLS[suit] if symbols else suit)
             text.append(shown, style="red" if suit in RED else "")
         else:
-            text.append(JOKERS.get(rank, rank), style="bold magenta")
+            text.append(rank, style="bold magenta")  # X, D or a laizi L
     return text
 
 
