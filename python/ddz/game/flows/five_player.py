@@ -63,17 +63,21 @@ def _next(game, seat: int) -> int:
 # ---------------------------------------------------------------------------
 
 
-class FivePlayerFlow(Flow):
-    """The marked card's holder is the open landlord and takes the kitty
-    unseen; the holder of the other copy is the hidden landlord (none if the
-    open landlord holds both: 1 v 4). Every seat in turn then answers
-    'keep' or 'reveal' (only the landlords may reveal; farmers 'keep' by
-    force so the turns give nothing away), then 'no-double' or 'double'."""
+class MarkedCardFlow(Flow):
+    """A flow whose deal marks one dealt card (`marked`, held by `first`)."""
 
     DEAL_KEYS = Flow.DEAL_KEYS | {"marked"}
 
     def deal(self, rng: random.Random) -> Deal:
         return marked_deal(self.g.rules, rng)
+
+
+class FivePlayerFlow(MarkedCardFlow):
+    """The marked card's holder is the open landlord and takes the kitty
+    unseen; the holder of the other copy is the hidden landlord (none if the
+    open landlord holds both: 1 v 4). Every seat in turn then answers
+    'keep' or 'reveal' (only the landlords may reveal; farmers 'keep' by
+    force so the turns give nothing away), then 'no-double' or 'double'."""
 
     def start(self) -> None:
         g = self.g
@@ -199,16 +203,11 @@ def grab_units(hand: list[str], rank: str) -> list[tuple[tuple[int, int], str]]:
     return units
 
 
-class FivePlayer3DeckFlow(Flow):
+class FivePlayer3DeckFlow(MarkedCardFlow):
     """Grab (one round from the marked card's holder: on its turn a seat
     'grab's as many times as it has grabs left, then 'pass'es), the kitty
     to the main landlord, the auto-win checks, then the main landlord's
     'call-friend' / 'hidden-solo' / 'open-solo'."""
-
-    DEAL_KEYS = Flow.DEAL_KEYS | {"marked"}
-
-    def deal(self, rng: random.Random) -> Deal:
-        return marked_deal(self.g.rules, rng)
 
     def start(self) -> None:
         g = self.g
@@ -274,6 +273,7 @@ class FivePlayer3DeckFlow(Flow):
             self.auto_win = self._auto_win()
         if self.auto_win is not None:
             g.end(self._settle([self.landlord], True, list(g.events)))
+            assert g.result is not None
             g.result["auto_win"] = self.auto_win
             return
         g.phase, g.to_act = "call", self.landlord
