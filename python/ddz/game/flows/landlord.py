@@ -84,6 +84,7 @@ class LandlordFlow(Flow):
         if self.kickers:
             g.to_act = self.kickers.pop(0)
         elif self.kicked:
+            assert self.landlord is not None  # kicks follow a bid of 3
             self.countering, g.to_act = True, self.landlord
         else:
             self._begin()

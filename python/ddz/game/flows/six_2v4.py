@@ -233,6 +233,10 @@ class MarkedSixFlow(Flow):
                 g.events.append(["show-both", "+6"])
         g.begin_play(self._leader())
 
+    def _leader(self) -> int:
+        """The seat that leads the first trick (each variant decides)."""
+        raise NotImplementedError
+
     def shown(self) -> list[int]:
         if not self.show_done:
             return []
@@ -342,10 +346,12 @@ class TwoVsFourFlow(MarkedSixFlow):
             g.to_act = (seat + 1) % g.rules.players
             return
         # Nobody bid: the public-mark holder is the big landlord.
-        self.big = self.public_seat if outcome.redeal else outcome.landlord
+        big = self.public_seat if outcome.redeal else outcome.landlord
+        assert big is not None  # an auction without a redeal names its landlord
+        self.big = big
         self.solo = self.secret_seat == self.big
         self.second = None if self.solo else self.secret_seat
-        self.landlords = [self.big] if self.solo else [self.big, self.secret_seat]
+        self.landlords = [big] if self.solo else [big, self.secret_seat]
         self._give_kitty()
         if not self._check_auto_win():
             self._open_show()
@@ -485,7 +491,9 @@ class TeamsFlow(MarkedSixFlow):
                 team = [seat]
         elif seat in self.picks:
             side = self.picks[seat]
-            team = sorted([seat, self.main if side == "main" else self.counter])
+            leader = self.main if side == "main" else self.counter
+            assert leader is not None  # a side is picked only when both sides exist
+            team = sorted([seat, leader])
         else:
             side, team = None, None
         return {

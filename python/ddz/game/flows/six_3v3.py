@@ -233,6 +233,7 @@ class ThreeVThreeFlow(Flow):
             known |= set(self.hidden)  # the deal is over: nothing is secret
         elif seat in self.hidden:
             known.add(seat)  # a hidden landlord knows their own role
+        role: str | None
         if seat in self.open:
             role = "open-landlord"
         elif seat in self.hidden:
