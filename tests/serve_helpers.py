@@ -36,7 +36,17 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(db.with_suffix(".log"), "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ddz", "serve", "--port", str(self.port), "--db", str(db), *args],
+            [
+                sys.executable,
+                "-m",
+                "ddz",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(db),
+                *args,
+            ],
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )

@@ -123,4 +123,3 @@ class Lobby:
         if close:  # the last push says the table is closed
             pushes = self.hub.snapshot(table) if watched else []
         self.hub.send(pushes)
-

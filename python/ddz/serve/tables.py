@@ -64,8 +64,12 @@ def reading_of(action: ddz.Move | str) -> dict | None:
     """What names a play exactly in the log (its text alone may not)."""
     if not isinstance(action, ddz.Move):
         return None
-    return {"cards": str(action.cards), "kind": action.kind, "rank": action.rank,
-            "length": action.length}
+    return {
+        "cards": str(action.cards),
+        "kind": action.kind,
+        "rank": action.rank,
+        "length": action.length,
+    }
 
 
 def _bot(kind: str, seed: int):
