@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import ExitStack
 
 import httpx
 import pytest
 from serve_helpers import Server, bearer
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import ddz
@@ -272,15 +274,13 @@ def test_record_is_403_until_the_end_then_next_deals_and_scores_run_on(server: S
 def test_websocket_pushes_every_action_and_resends_on_reconnect(server: Server) -> None:
     table, tokens = server.create("classic", seed=4, bots={"1": "greedy"})
     url = f"{server.ws_base}/tables/{table}/ws"
-    with (
-        connect(f"{url}?token={tokens['0']}") as ws0,
-        connect(url) as ws2,
-        connect(f"{url}?spectator=true") as watch,
-    ):
+    with ExitStack() as stack:
+        ws0 = stack.enter_context(connect(f"{url}?token={tokens['0']}"))
+        ws2 = stack.enter_context(connect(url))
+        watch = stack.enter_context(connect(f"{url}?spectator=true"))
         ws2.send(json.dumps({"token": tokens["2"]}))  # the token as a first message
-        views = {
-            name: [json.loads(ws.recv(5))] for name, ws in [("0", ws0), ("2", ws2), ("w", watch)]
-        }
+        sockets = [("0", ws0), ("2", ws2), ("w", watch)]
+        views = {name: [json.loads(ws.recv(5))] for name, ws in sockets}
         assert views["0"][0] == {"type": "view", **server.view(table, tokens["0"])}
         assert views["2"][0]["seat"] == 2 and views["w"][0]["seat"] is None
         version = views["0"][0]["version"]
@@ -293,7 +293,7 @@ def test_websocket_pushes_every_action_and_resends_on_reconnect(server: Server) 
             reply = server.act(table, token, legal[-1], f"w{version}")
             assert reply.status_code == 200, reply.text
             last = reply.json()["version"]
-            for name, ws in [("0", ws0), ("2", ws2), ("w", watch)]:
+            for name, ws in sockets:
                 while views[name][-1]["version"] < last:
                     views[name].append(json.loads(ws.recv(5)))
             version = last
@@ -305,6 +305,6 @@ def test_websocket_pushes_every_action_and_resends_on_reconnect(server: Server) 
         assert json.loads(again.recv(5)) == {"type": "view", **server.view(table, tokens["0"])}
     with connect(f"{url}?token=wrong") as bad:
         assert json.loads(bad.recv(5))["type"] == "error"
-        with pytest.raises(Exception):
+        with pytest.raises(ConnectionClosed):
             bad.recv(5)
         assert bad.close_code == 4403

@@ -146,7 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(
-                "a command is required: moves, classify, simulate, play, bench or serve (see ddz --help)"
+                "a command is required: moves, classify, simulate, play, bench or serve "
+                "(see ddz --help)"
             )
         return int(args.func(args))
     except UsageError as e:

@@ -2,18 +2,20 @@
 
 Every error is JSON, ``{"error": "..."}``, with a 4xx status for anything
 a client did wrong; see docs/server.md for the list.
-"""
 
-from __future__ import annotations
+(No `from __future__ import annotations`: FastAPI reads the dependencies'
+``Annotated`` hints at run time, and they name closures of `create_app`.)
+"""
 
 import asyncio
 import json
 import logging
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Any, Optional, Union
 
-import swagger_ui_bundle
-from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+import swagger_ui_bundle  # type: ignore[import-untyped]
+from fastapi import Depends, FastAPI, Query, WebSocket, WebSocketDisconnect
+from fastapi import Request as HttpRequest
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -23,7 +25,7 @@ from starlette.exceptions import HTTPException
 
 import ddz
 
-from .auth import bearer_token, token_hash
+from .auth import token_hash
 from .hub import Hub, Subscriber, pump
 from .limits import MAX_BODY, MAX_TABLES, BodyLimit
 from .lobby import Lobby
@@ -37,7 +39,7 @@ STATIC = Path(__file__).parent / "static"
 #: Seconds a WebSocket client has to send its token as a first message.
 WS_AUTH_SECONDS = 10
 
-_ERRORS = {
+_ERRORS: dict[Union[int, str], dict[str, Any]] = {
     code: {"model": Error, "description": text}
     for code, text in {
         401: "no bearer token",
@@ -75,13 +77,17 @@ def create_app(
     def table_of(table_id: str) -> Table:
         return lobby.get(table_id)
 
+    TableOf = Annotated[Table, Depends(table_of)]
+
     def seat_at(
-        table: Table = Depends(table_of),
-        credentials: Optional[HTTPAuthorizationCredentials] = Depends(bearer),
+        table: TableOf,
+        credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
     ) -> tuple[Table, int]:
         if credentials is None:
             raise Refused(401, "missing token: send 'Authorization: Bearer <token>'")
         return table, _seat_for(table, credentials.credentials)
+
+    SeatAt = Annotated[tuple[Table, int], Depends(seat_at)]
 
     # ---- the API ---------------------------------------------------------------
     @app.get("/healthz", tags=["server"])
@@ -106,42 +112,42 @@ def create_app(
         return {"tables": [summary(t) for t in lobby.open.values()]}
 
     @app.get("/tables/{table_id}", tags=["tables"])
-    async def get_table(table: Table = Depends(table_of)) -> dict:
+    async def get_table(table: TableOf) -> dict:
         return summary(table)
 
     @app.get("/tables/{table_id}/view", tags=["play"])
-    async def view(at: tuple[Table, int] = Depends(seat_at)) -> dict:
+    async def view(at: SeatAt) -> dict:
         """Exactly what `Game.observation(seat)` holds (with legal_actions on
         the seat's turn), framed by version, deal number and running scores."""
         return seat_view(*at)
 
     @app.post("/tables/{table_id}/actions", tags=["play"])
-    async def act(body: Action, at: tuple[Table, int] = Depends(seat_at)) -> dict:
+    async def act(body: Action, at: SeatAt) -> dict:
         """Apply the action, then the bots' answers; committed before the reply.
         A retried key returns the current view and changes nothing."""
         table, seat = at
         return lobby.act(table, seat, Request(**body.model_dump()))
 
     @app.post("/tables/{table_id}/next", tags=["play"])
-    async def next_deal(at: tuple[Table, int] = Depends(seat_at)) -> dict:
+    async def next_deal(at: SeatAt) -> dict:
         """Deal again at the same table once the deal is over; scores run on."""
         lobby.next_deal(at[0])
         return seat_view(*at)
 
     @app.post("/tables/{table_id}/close", tags=["tables"])
-    async def close(at: tuple[Table, int] = Depends(seat_at)) -> dict:
+    async def close(at: SeatAt) -> dict:
         """Close the table for good; its views and records stay readable."""
         lobby.close(at[0])
         return summary(at[0])
 
     @app.get("/tables/{table_id}/spectate", tags=["play"])
-    async def spectate(table: Table = Depends(table_of)) -> dict:
+    async def spectate(table: TableOf) -> dict:
         """What every seat is shown alike: no hand, role or choice that some player may not know."""
         return spectator_view(table)
 
     @app.get("/tables/{table_id}/record", tags=["play"])
     async def record(
-        table: Table = Depends(table_of), deal: Optional[int] = Query(None, ge=0)
+        table: TableOf, deal: Annotated[Optional[int], Query(ge=0)] = None
     ) -> Response:
         """The full record of a deal (default the current one), as
         `Game.to_json()`: 403 until that deal is over."""
@@ -206,18 +212,18 @@ def create_app(
     return app
 
 
-def _seat_for(table: Table, token: str | None) -> int:
+def _seat_for(table: Table, token: Optional[str]) -> int:
     seat = table.seat_of(token_hash(token)) if token else None
     if seat is None:
         raise Refused(403, f"this token opens no seat at table {table.id}")
     return seat
 
 
-def _view(table: Table, seat: int | None) -> dict:
+def _view(table: Table, seat: Optional[int]) -> dict:
     return spectator_view(table) if seat is None else seat_view(table, seat)
 
 
-async def _first_message(websocket: WebSocket) -> tuple[str | None, bool]:
+async def _first_message(websocket: WebSocket) -> tuple[Optional[str], bool]:
     """``{"token": "..."}`` or ``{"spectator": true}``, sent first."""
     text = await asyncio.wait_for(websocket.receive_text(), WS_AUTH_SECONDS)
     try:
@@ -237,20 +243,20 @@ async def _first_message(websocket: WebSocket) -> tuple[str | None, bool]:
 def _errors(app: FastAPI) -> None:
     """Every error as ``{"error": "..."}``; nothing a client sends makes a 500."""
 
-    def reply(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+    def reply(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status, headers=headers)
 
     @app.exception_handler(Refused)
-    async def refused(request: Request, e: Refused) -> JSONResponse:
+    async def refused(request: HttpRequest, e: Refused) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if e.status == 401 else None
         return reply(e.status, e.message, headers)
 
     @app.exception_handler(HTTPException)
-    async def http_error(request: Request, e: HTTPException) -> JSONResponse:
+    async def http_error(request: HttpRequest, e: HTTPException) -> JSONResponse:
         return reply(e.status_code, str(e.detail), getattr(e, "headers", None))
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, e: RequestValidationError) -> JSONResponse:
+    async def invalid(request: HttpRequest, e: RequestValidationError) -> JSONResponse:
         errors = e.errors()
         bad_json = [x for x in errors if x.get("type") == "json_invalid"]
         if bad_json:
@@ -263,6 +269,6 @@ def _errors(app: FastAPI) -> None:
         return reply(422, "; ".join(parts))
 
     @app.exception_handler(Exception)
-    async def crashed(request: Request, e: Exception) -> JSONResponse:
+    async def crashed(request: HttpRequest, e: Exception) -> JSONResponse:
         log.exception("internal error on %s %s", request.method, request.url.path)
         return reply(500, "internal error: the server logged it")

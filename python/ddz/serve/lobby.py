@@ -4,6 +4,7 @@ change to the store before anyone is told of it."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 
 import ddz
 
@@ -44,7 +45,7 @@ class Lobby:
         options: dict,
         seed: int | None,
         deal: dict | None,
-        bots: dict[str, str],
+        bots: Mapping[str, str],
     ) -> tuple[Table, dict[str, str]]:
         if len(self.open) >= self.max_tables:
             raise Refused(

@@ -179,9 +179,13 @@ class Table:
         legal action prints as it (Game.step reads suited cards and the like),
         else the one legal reading that matches the request's kind, rank and
         length, given or not."""
-        named = [a for a in self.game.legal_actions() if str(a) == request.action]
-        if not named or not isinstance(named[0], ddz.Move):
-            return request.action
+        named = [
+            a
+            for a in self.game.legal_actions()
+            if isinstance(a, ddz.Move) and str(a) == request.action
+        ]
+        if not named:
+            return request.action  # a decision, suited cards, or illegal: Game.step judges
         fits = [m for m in named if request.fits(m)]
         if len(fits) == 1:
             return fits[0]
@@ -233,7 +237,7 @@ class Table:
         self.version += 1
 
     def _run_bots(self, on_step: Callable[[], None] | None) -> list[Entry]:
-        entries = []
+        entries: list[Entry] = []
         game = self.game
         while game.phase != "over" and game.to_act in self.bots:
             if len(entries) >= MAX_BOT_STEPS:
