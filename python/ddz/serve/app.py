@@ -74,12 +74,12 @@ def create_app(
     _errors(app)
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
 
-    def table_of(table_id: str) -> Table:
+    async def table_of(table_id: str) -> Table:
         return lobby.get(table_id)
 
     TableOf = Annotated[Table, Depends(table_of)]
 
-    def seat_at(
+    async def seat_at(
         table: TableOf,
         credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
     ) -> tuple[Table, int]:
