@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import Annotated, Any, Optional, Union
 
-import swagger_ui_bundle  # type: ignore[import-untyped]
+import fastapi_offline
 from fastapi import Depends, FastAPI, Query, WebSocket, WebSocketDisconnect
 from fastapi import Request as HttpRequest
 from fastapi.exceptions import RequestValidationError
@@ -36,6 +36,8 @@ from .views import seat_view, spectator_view, summary
 
 log = logging.getLogger("ddz.serve")
 STATIC = Path(__file__).parent / "static"
+#: Swagger UI 5 (it reads OpenAPI 3.1, which FastAPI writes), as fastapi-offline ships it.
+SWAGGER = Path(fastapi_offline.__file__).parent / "static"
 #: Seconds a WebSocket client has to send its token as a first message.
 WS_AUTH_SECONDS = 10
 
@@ -201,14 +203,12 @@ def create_app(
             title="ddz serve: API",
             swagger_js_url="/docs-assets/swagger-ui-bundle.js",
             swagger_css_url="/docs-assets/swagger-ui.css",
-            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+            swagger_favicon_url="/docs-assets/favicon.png",
             swagger_ui_parameters={"validatorUrl": None},  # no badge from another host
         )
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.mount(
-        "/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets"
-    )
+    app.mount("/docs-assets", StaticFiles(directory=SWAGGER), name="docs-assets")
     return app
 
 
