@@ -23,8 +23,10 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DEAL_SECONDS = 60
 
 if not os.path.exists(CHROMEDRIVER) and not os.environ.get("CI"):
-    pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)",
-                allow_module_level=True)
+    pytest.skip(
+        "needs Debian's chromium and chromium-driver (.ci/run installs them)",
+        allow_module_level=True,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +40,13 @@ def server(tmp_path_factory):
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--window-size=1200,900", "--disable-gpu"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,900",
+        "--disable-gpu",
+    ):
         options.add_argument(arg)
     # The system chromedriver, named: selenium-manager must not download anything.
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -54,8 +61,7 @@ def page_state(driver) -> dict:
 
 def hosts_loaded(driver) -> set[str]:
     urls = driver.execute_script(
-        "return performance.getEntriesByType('resource').map(e => e.name)"
-        ".concat([location.href]);"
+        "return performance.getEntriesByType('resource').map(e => e.name).concat([location.href]);"
     )
     return {urlparse(u).netloc for u in urls if not u.startswith("data:")}
 
@@ -106,7 +112,7 @@ def test_a_whole_deal_played_by_clicking(server: Server, browser, preset: str, s
                 if choices:  # one set of cards, several readings: pick one
                     choices[0].click()
                 plays += 1
-        wait.until(lambda d: page_state(d)["version"] > version)
+        wait.until(lambda d, before=version: page_state(d)["version"] > before)
         assert browser.find_element(By.ID, "message").text == ""
     assert plays > 0
     result = browser.find_element(By.ID, "result")

@@ -60,9 +60,7 @@ class Client(threading.Thread):
                     if action in view.get("readings", {}):
                         body.update(view["readings"][action][0])
                     self.in_flight = body
-                    reply = http.post(
-                        f"/tables/{self.table}/actions", json=body, headers=self.auth
-                    )
+                    reply = http.post(f"/tables/{self.table}/actions", json=body, headers=self.auth)
                 assert reply.status_code == 200, reply.text
                 view = reply.json()
                 self.acked, self.in_flight = view, None
@@ -115,7 +113,8 @@ def test_kill_9_loses_nothing_and_applies_nothing_twice(tmp_path) -> None:
         view = again.view(c.table, c.auth["Authorization"][7:])
         if view["observation"]["phase"] != "over":
             action = view["observation"]["legal_actions"][0]
-            body = {"action": action, "key": "after", **view.get("readings", {}).get(action, [{}])[0]}
+            reading = view.get("readings", {}).get(action, [{}])[0]
+            body = {"action": action, "key": "after", **reading}
             reply = again.http.post(f"/tables/{c.table}/actions", json=body, headers=c.auth)
             assert reply.status_code == 200, reply.text
     finally:
