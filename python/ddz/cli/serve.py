@@ -57,5 +57,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         max_body=args.max_body,
         synchronous=args.sync.upper(),
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Views are a few KB of JSON: compressing each push costs more CPU than it saves here.
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False
+    )
     return 0
