@@ -40,15 +40,14 @@ class Stats:
         self.lost = 0
         self.duplicated = 0
         self.final_versions = 0
+        self.elapsed = 0.0
 
 
 async def client(n: int, http: httpx.AsyncClient, ws_base: str, args, stats: Stats, stop: float):
     rng = random.Random(n)
     players = {"classic": 3, "laizi": 3, "two-player": 2, "four-player": 4}.get(args.preset, 3)
-    made = await http.post(
-        "/tables",
-        json={"preset": args.preset, "seed": n, "bots": {str(s): "greedy" for s in range(1, players)}},
-    )
+    bots = {str(s): "greedy" for s in range(1, players)}
+    made = await http.post("/tables", json={"preset": args.preset, "seed": n, "bots": bots})
     table, token = made.json()["id"], made.json()["tokens"]["0"]
     auth = {"Authorization": f"Bearer {token}"}
     async with websockets.connect(f"{ws_base}/tables/{table}/ws?token={token}") as ws:
@@ -103,8 +102,18 @@ async def run(args) -> Stats:
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "load.sqlite3"
     server = subprocess.Popen(
-        [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db),
-         "--sync", args.sync],
+        [
+            sys.executable,
+            "-m",
+            "ddz",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--sync",
+            args.sync,
+        ],
     )
     stats = Stats()
     try:
@@ -118,20 +127,20 @@ async def run(args) -> Stats:
                         break
                 except httpx.TransportError:
                     await asyncio.sleep(0.1)
-            start_versions = 0
             stop = time.perf_counter() + args.seconds
             t0 = time.perf_counter()
             results = await asyncio.gather(
-                *(client(n, http, f"ws://127.0.0.1:{port}", args, stats, stop)
-                  for n in range(args.tables)),
+                *(
+                    client(n, http, f"ws://127.0.0.1:{port}", args, stats, stop)
+                    for n in range(args.tables)
+                ),
                 return_exceptions=True,
             )
             elapsed = time.perf_counter() - t0
             for r in results:
                 if isinstance(r, BaseException):
                     stats.errors.append(repr(r))
-            stats.elapsed = elapsed  # type: ignore[attr-defined]
-            del start_versions
+            stats.elapsed = elapsed
     finally:
         server.terminate()
         server.wait(10)
@@ -147,7 +156,7 @@ def main() -> None:
     args = parser.parse_args()
     stats = asyncio.run(run(args))
     lat = sorted(stats.latencies)
-    elapsed = stats.elapsed  # type: ignore[attr-defined]
+    elapsed = stats.elapsed
     p = (lambda q: 1000 * lat[min(len(lat) - 1, int(q * len(lat)))]) if lat else (lambda q: 0.0)
     print(f"{args.tables} tables, {args.preset}, {elapsed:.1f} s, sync={args.sync}")
     print(f"client requests/s      {stats.requests / elapsed:,.0f}")
