@@ -23,13 +23,3 @@ def new_token() -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def bearer_token(header: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header, or None."""
-    if not header:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
