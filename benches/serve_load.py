@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -32,6 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serve_helpers import free_port  # noqa: E402
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -41,6 +48,7 @@ class Stats:
         self.duplicated = 0
         self.final_versions = 0
         self.elapsed = 0.0
+        self.server_cpu = 0.0
 
 
 async def client(n: int, http: httpx.AsyncClient, ws_base: str, args, stats: Stats, stop: float):
@@ -117,7 +125,11 @@ async def run(args) -> Stats:
     )
     stats = Stats()
     try:
-        limits = httpx.Limits(max_connections=args.tables, max_keepalive_connections=args.tables)
+        # Drop idle connections before uvicorn does (it closes them after 5 s):
+        # reusing one the server is closing fails the request with ReadError.
+        limits = httpx.Limits(
+            max_connections=args.tables, max_keepalive_connections=args.tables, keepalive_expiry=2
+        )
         async with httpx.AsyncClient(
             base_url=f"http://127.0.0.1:{port}", timeout=30, limits=limits
         ) as http:
@@ -129,6 +141,7 @@ async def run(args) -> Stats:
                     await asyncio.sleep(0.1)
             stop = time.perf_counter() + args.seconds
             t0 = time.perf_counter()
+            cpu0 = cpu_seconds(server.pid)
             results = await asyncio.gather(
                 *(
                     client(n, http, f"ws://127.0.0.1:{port}", args, stats, stop)
@@ -137,6 +150,7 @@ async def run(args) -> Stats:
                 return_exceptions=True,
             )
             elapsed = time.perf_counter() - t0
+            stats.server_cpu = cpu_seconds(server.pid) - cpu0
             for r in results:
                 if isinstance(r, BaseException):
                     stats.errors.append(repr(r))
@@ -164,6 +178,11 @@ def main() -> None:
     print(f"action -> push  p50    {p(0.50):.1f} ms")
     print(f"action -> push  p99    {p(0.99):.1f} ms")
     print(f"                mean   {1000 * statistics.fmean(lat) if lat else 0:.1f} ms")
+    print(
+        f"server CPU             {stats.server_cpu:.1f} s ({100 * stats.server_cpu / elapsed:.0f}%"
+        f" of one core), {1000 * stats.server_cpu / max(1, stats.requests):.2f} ms per request"
+    )
+    print(f"load average after     {os.getloadavg()[0]:.1f} (2 cores)")
     print(f"errors {len(stats.errors)}, lost {stats.lost}, duplicated {stats.duplicated}")
     for e in stats.errors[:5]:
         print("  ", e)
