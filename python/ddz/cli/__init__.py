@@ -7,6 +7,7 @@
     ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
     ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
+    ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
 
 Arguments are parsed by ``argparse``; progress bars, tables and colour come
 from ``rich``. Bad input prints one line, ``ddz: error: ...``, to stderr and
@@ -26,6 +27,7 @@ from .bench import cmd_bench
 from .common import UsageError
 from .play import cmd_play
 from .query import cmd_classify, cmd_moves
+from .serve import add_serve_command
 from .sim import cmd_simulate
 
 PROG = "ddz"
@@ -127,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Time moves, count_moves, batches and simulate on seeded hands.",
     )
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    add_serve_command(sub)
     return parser
 
 
@@ -142,7 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(
-                "a command is required: moves, classify, simulate, play or bench (see ddz --help)"
+                "a command is required: moves, classify, simulate, play, bench or serve "
+                "(see ddz --help)"
             )
         return int(args.func(args))
     except UsageError as e:

@@ -1,0 +1,64 @@
+"""``ddz serve``: run the game server (docs/server.md) on uvicorn.
+
+The server's libraries come with the ``serve`` extra and are imported only
+here, when the command runs, so the rest of the command line stays light.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import UsageError
+
+SYNC = ("NORMAL", "FULL")
+
+
+def add_serve_command(sub: argparse._SubParsersAction) -> None:
+    from ddz.serve.limits import MAX_BODY, MAX_TABLES
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the game server: HTTP and WebSocket JSON API, browser table at /",
+        description="Run an authoritative game server on uvicorn (see docs/server.md).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--db", default="ddz.sqlite3", help="SQLite file (created if missing)")
+    serve.add_argument(
+        "--max-tables", type=int, default=MAX_TABLES, help="open tables at most (then 429)"
+    )
+    serve.add_argument(
+        "--max-body", type=int, default=MAX_BODY, help="request body bytes at most (then 413)"
+    )
+    serve.add_argument(
+        "--sync",
+        choices=[s.lower() for s in SYNC],
+        default="normal",
+        help="SQLite synchronous mode: normal survives a killed process, "
+        "full also a power cut (one fsync per action)",
+    )
+    serve.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.max_tables < 1 or args.max_body < 1:
+        raise UsageError("--max-tables and --max-body must be at least 1")
+    try:
+        import uvicorn
+
+        from ddz.serve import create_app
+    except ImportError as e:
+        raise UsageError(
+            f"ddz serve needs the serve extra ({e.name} is missing): pip install 'ddz[serve]'"
+        ) from None
+    app = create_app(
+        db=args.db,
+        max_tables=args.max_tables,
+        max_body=args.max_body,
+        synchronous=args.sync.upper(),
+    )
+    # Views are a few KB of JSON: compressing each push costs more CPU than it saves here.
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False
+    )
+    return 0

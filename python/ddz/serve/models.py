@@ -1,0 +1,72 @@
+"""The request and reply bodies, as pydantic models: FastAPI checks every
+request against them and publishes them in /openapi.json.
+
+Strict models: a seed of "7" or an action of 7 is a 422, not a guess.
+(No `from __future__ import annotations` here: pydantic reads the hints at
+run time, and ``dict[str, Any]`` works from Python 3.9 on.)
+"""
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Longest idempotency key, action text and card list accepted.
+MAX_KEY = 128
+MAX_ACTION = 200
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class NewTable(_Strict):
+    preset: str = Field(description="a preset name, as in ddz.PRESETS", examples=["classic"])
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="keyword options of ddz.Rules(preset, **options)"
+    )
+    seed: Optional[int] = Field(
+        None,
+        ge=0,
+        lt=2**63,
+        description="deal number k is drawn from seed + k; without one, each deal's seed is "
+        "drawn by the server and kept secret until that deal is over",
+    )
+    deal: Optional[dict[str, Any]] = Field(
+        None,
+        description='the first deal, as ddz.Game(deal=...) takes it: {"hands": [...], '
+        '"kitty": "...", "first": 0}',
+    )
+    bots: dict[str, Literal["greedy", "random"]] = Field(
+        default_factory=dict,
+        description='seats played by the server, e.g. {"1": "greedy", "2": "random"}',
+    )
+
+
+class NewTableReply(BaseModel):
+    id: str
+    tokens: dict[str, str] = Field(description="one bearer token per seat that is not a bot")
+
+
+class Action(_Strict):
+    action: str = Field(
+        min_length=1,
+        max_length=MAX_ACTION,
+        description="one of the view's legal_actions, or a play's cards ('33', '9h9d', 'pass')",
+    )
+    key: str = Field(
+        min_length=1,
+        max_length=MAX_KEY,
+        description="idempotency key: a retry with the same key is never applied twice",
+    )
+    cards: Optional[str] = Field(
+        None,
+        max_length=MAX_ACTION,
+        description="the suited copies a play takes from the hand ('9h9d'); default: lowest suits",
+    )
+    kind: Optional[str] = Field(None, description="the play's kind, when its text has several")
+    rank: Optional[str] = Field(None, description="the play's rank, when its text has several")
+    length: Optional[int] = Field(None, description="the play's length, when its text has several")
+
+
+class Error(BaseModel):
+    error: str = Field(description="what is wrong, in one sentence")
