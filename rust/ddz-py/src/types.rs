@@ -303,7 +303,7 @@ impl PyRules {
         py: Python<'py>,
         hands: &Bound<'py, PyAny>,
         prevs: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, numpy::PyArray1<i64>>> {
         crate::batch::count_moves_batch(py, &self.engine, hands, prevs, threads)
     }
@@ -316,7 +316,7 @@ impl PyRules {
         py: Python<'py>,
         hands: &Bound<'py, PyAny>,
         prevs: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(
         Bound<'py, numpy::PyArray1<i64>>,
         Bound<'py, numpy::PyArray2<u8>>,

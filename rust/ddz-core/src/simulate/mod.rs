@@ -19,7 +19,7 @@
 //! the play, and `bidding.rs` takes bids of 1 to 3.
 
 mod bidding;
-mod columns;
+pub mod columns;
 mod copies;
 mod deck;
 mod five;
