@@ -88,7 +88,7 @@ pub fn simulate<'py>(
     let record = count(record, "record")?.min(games);
     let first = count(first, "first")?;
     let threads = threads_from(threads)?;
-    if first.checked_add(games).is_none() {
+    if games > 0 && first.checked_add(games - 1).is_none() {
         return Err(value_error(format!(
             "first + games must be at most 2**64 (deal numbers are 64-bit), \
              got first={first} and games={games}"
