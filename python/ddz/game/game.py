@@ -241,11 +241,9 @@ class Game:
     # ---- what a seat may see -------------------------------------------
     def observation(self, seat: int) -> dict:
         """Everything `seat` may know, and nothing more."""
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, int)
-            or not 0 <= seat < self.rules.players
-        ):
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"seat must be an int (0..{self.rules.players - 1}), not {seat!r}")
+        if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat must be 0..{self.rules.players - 1}, not {seat!r}")
         obs = {
             "seat": seat,
