@@ -123,3 +123,17 @@ def test_any_input_on_a_pipe_keeps_the_game_going() -> None:
     )
     assert p.returncode == 0, p.stderr
     assert "Traceback" not in p.stderr and "result" in p.stdout
+
+
+def test_the_multiplier_shown_is_the_one_the_deal_scores() -> None:
+    import ddz
+    from ddz.agents import RandomAgent
+    from ddz.cli.play import multiplier_of
+
+    for preset in ddz.PRESETS:
+        for seed in range(8):
+            g, agent = ddz.Game(preset, seed=seed), RandomAgent(seed=seed)
+            while g.phase != "over":
+                g.step(agent.act(g.observation(g.to_act), g.legal_actions()))
+            assert g.result is not None
+            assert multiplier_of(g.result["events"]) == g.result["multiplier"], preset

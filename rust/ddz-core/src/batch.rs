@@ -32,11 +32,16 @@ pub const MIN_LEN: usize = 64;
 /// Number of threads when the caller names none: `DDZ_NUM_THREADS`, else
 /// every core; at most `MAX_THREADS`.
 pub fn default_threads() -> usize {
+    // The core count is asked once: on Linux it reads cgroup files, which
+    // would cost more than a small batch.
+    static CORES: OnceLock<usize> = OnceLock::new();
     std::env::var("DDZ_NUM_THREADS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .unwrap_or_else(|| {
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        })
         .min(MAX_THREADS)
 }
 
@@ -83,9 +88,17 @@ impl std::fmt::Display for TooBig {
 
 impl std::error::Error for TooBig {}
 
-/// Check that `bytes` of output may be allocated: below `isize::MAX` and
-/// below the memory the system has available, where it says.
+/// Outputs up to this size are allocated without asking the system what
+/// memory it has (reading `/proc/meminfo` costs more than a small batch).
+const SMALL_OUTPUT: u64 = 1 << 26;
+
+/// Check that `bytes` of output may be allocated: below `isize::MAX` and,
+/// beyond `SMALL_OUTPUT`, below the memory the system has available where
+/// it says.
 pub fn check_size(what: impl FnOnce() -> String, bytes: Option<u64>) -> Result<usize, TooBig> {
+    if let Some(b) = bytes.filter(|&b| b <= SMALL_OUTPUT) {
+        return Ok(b as usize);
+    }
     let limit = available_memory()
         .unwrap_or(u64::MAX)
         .min(isize::MAX as u64);

@@ -158,7 +158,12 @@ pub fn prevs_from(
 
 /// An optional count argument (`threads=`, `record=`...): an int, not a
 /// bool, within `lo..=hi`, else TypeError / ValueError naming `name`.
-pub fn int_arg(ob: Option<&Bound<'_, PyAny>>, name: &str, lo: u64, hi: u64) -> PyResult<Option<u64>> {
+pub fn int_arg(
+    ob: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    lo: u64,
+    hi: u64,
+) -> PyResult<Option<u64>> {
     let Some(ob) = ob.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
@@ -200,11 +205,21 @@ pub fn memory_error(e: TooBig) -> PyErr {
 /// about 0.1 s, long enough that the checks cost nothing.
 const BLOCK_TIME: Duration = Duration::from_millis(40);
 
+/// Rows of the first block: small enough that the costliest rows (laizi
+/// hands with thousands of plays, six-player deals) take well under
+/// `BLOCK_TIME` on one thread, large enough that a cheap batch of this size
+/// is one block.
+const FIRST_BLOCK: usize = 1024;
+
 /// Run `work` on successive blocks of `0..n` with the GIL released,
 /// checking for signals (Ctrl-C) between blocks. Blocks start small and
 /// grow or shrink to take about `BLOCK_TIME`.
-pub fn in_blocks(py: Python<'_>, n: usize, mut work: impl FnMut(Range<usize>) + Send) -> PyResult<()> {
-    let mut size = batch::MIN_LEN;
+pub fn in_blocks(
+    py: Python<'_>,
+    n: usize,
+    mut work: impl FnMut(Range<usize>) + Send,
+) -> PyResult<()> {
+    let mut size = FIRST_BLOCK;
     let mut at = 0;
     while at < n {
         let end = n.min(at.saturating_add(size));
@@ -251,7 +266,13 @@ pub fn count_moves_batch<'py>(
     let n = hands.len();
     let mut counts: Vec<i64> = zeroed(n, || format!("counts of {n} hands"))?;
     in_blocks(py, n, |r| {
-        batch::count_moves_into(engine, &hands[r.clone()], &prevs[r.clone()], threads, &mut counts[r])
+        batch::count_moves_into(
+            engine,
+            &hands[r.clone()],
+            &prevs[r.clone()],
+            threads,
+            &mut counts[r],
+        )
     })?;
     Ok(PyArray1::from_vec(py, counts))
 }
@@ -285,7 +306,14 @@ pub fn moves_batch<'py>(
     in_blocks(py, n, |r| {
         let rows = offsets[r.start] as usize * SLOTS..offsets[r.end] as usize * SLOTS;
         let at = &offsets[r.start..=r.end];
-        batch::moves_into(engine, &hands[r.clone()], &prevs[r], at, threads, &mut plays[rows])
+        batch::moves_into(
+            engine,
+            &hands[r.clone()],
+            &prevs[r],
+            at,
+            threads,
+            &mut plays[rows],
+        )
     })?;
     let plays = PyArray1::from_vec(py, plays).reshape([total as usize, SLOTS])?;
     Ok((PyArray1::from_vec(py, offsets), plays))

@@ -123,7 +123,10 @@ pub fn simulate<'py>(
     out.set_item("turns", PyArray1::from_vec(py, c.turns))?;
     out.set_item("bombs", PyArray1::from_vec(py, c.bombs))?;
     out.set_item("multiplier", PyArray1::from_vec(py, c.multiplier))?;
-    out.set_item("scores", PyArray1::from_vec(py, c.scores).reshape([rows, n])?)?;
+    out.set_item(
+        "scores",
+        PyArray1::from_vec(py, c.scores).reshape([rows, n])?,
+    )?;
     if lists {
         // Seats padded with -1: up to three open and two hidden landlords.
         let open = PyArray1::from_vec(py, c.open_landlords).reshape([rows, OPEN_WIDTH])?;

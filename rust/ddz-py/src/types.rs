@@ -112,7 +112,11 @@ type Given = (String, serde_json::Value, String);
 
 /// The preset's options with `overrides` applied, each checked on its own so
 /// that an error names the option at fault.
-fn apply_options(mut base: serde_json::Value, overrides: &[Given], preset: &str) -> PyResult<Rules> {
+fn apply_options(
+    mut base: serde_json::Value,
+    overrides: &[Given],
+    preset: &str,
+) -> PyResult<Rules> {
     let Some(fields) = base.as_object_mut() else {
         return Err(value_error("options must be keyword arguments"));
     };
@@ -137,7 +141,11 @@ fn apply_options(mut base: serde_json::Value, overrides: &[Given], preset: &str)
 }
 
 /// Each option as JSON (NaN and infinities refused), named in any error.
-fn given_options(py: Python<'_>, options: &Bound<'_, PyDict>, preset: &str) -> PyResult<Vec<Given>> {
+fn given_options(
+    py: Python<'_>,
+    options: &Bound<'_, PyDict>,
+    preset: &str,
+) -> PyResult<Vec<Given>> {
     let json = json_module(py)?;
     let strict = PyDict::new(py);
     strict.set_item("allow_nan", false)?;
