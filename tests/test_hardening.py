@@ -304,3 +304,12 @@ def test_game_errors_say_what_is_wrong() -> None:
 
 def test_default_threads_are_within_the_bound() -> None:
     assert 1 <= ddz.default_threads() <= 256
+
+
+def test_a_batch_too_big_for_memory_is_refused_after_counting() -> None:
+    # 2,000,000 rows of a hand with 4,068 leads: 130 GB of plays.
+    rules = ddz.Rules("six-player-3v3-kitty")
+    hand = rules.cards("33445566777888999TTTJJJQQQKKKAA22XXDD")
+    assert rules.count_moves(hand) == 4068
+    with pytest.raises(MemoryError, match="the 8136000000 plays of 2000000 hands need"):
+        rules.moves_batch(np.stack([hand.counts] * 2_000_000))

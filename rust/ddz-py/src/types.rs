@@ -131,8 +131,12 @@ fn apply_options(
         let mut trial = fields.clone();
         trial.insert(name.clone(), value.clone());
         if let Err(e) = serde_json::from_value::<Rules>(serde_json::Value::Object(trial)) {
+            // serde's "invalid type: floating point `1e30`, expected u8"
+            // would show the value as JSON read it: keep what was expected.
+            let e = e.to_string();
+            let why = e.find("expected ").map_or(e.as_str(), |at| &e[at..]);
             return Err(value_error(format!(
-                "bad value {shown} for option {name:?} of preset {preset:?}: {e}"
+                "bad value {shown} for option {name:?} of preset {preset:?}: {why}"
             )));
         }
         fields.insert(name.clone(), value.clone());
