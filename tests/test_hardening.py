@@ -204,8 +204,8 @@ def test_simulate_keeps_no_memory_per_deal_beyond_its_result_arrays() -> None:
         'out = ddz.simulate("classic", 200_000, threads=2); '
         "result = {'arrays': sum(a.nbytes for a in out.values())}",
     )
-    # winner_side is made from a bool column: allow it and the allocator's slack.
-    assert got["grew"] <= got["arrays"] * 1.3 + 2**20
+    # The allocator may round up; nothing else grows with the deals.
+    assert got["grew"] <= got["arrays"] * 1.1 + 2**20
 
 
 def test_moves_batch_peaks_near_its_output() -> None:

@@ -74,7 +74,8 @@ def simulate(
     ]
     out = {
         "landlord": raw["landlord"],
-        "winner_side": np.where(raw.pop("landlord_won"), 0, 1).astype(np.uint8),
+        # 1 where the farmers won, with no temporary wider than a byte.
+        "winner_side": np.logical_not(raw.pop("landlord_won")).view(np.uint8),
         "turns": raw["turns"],
         "bombs": raw["bombs"],
         "multiplier": raw["multiplier"],

@@ -3,7 +3,7 @@
 use crate::batch::{in_blocks, int_arg, memory_error, threads_from};
 use crate::convert::value_error;
 use crate::types::PyRules;
-use ddz_core::simulate::columns::{HIDDEN_WIDTH, OPEN_WIDTH};
+use ddz_core::simulate::columns::{Extra, HIDDEN_WIDTH, OPEN_WIDTH};
 use ddz_core::simulate::{identities, Action, Card, Columns, Dealt, Outcome, Policy, Series};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -56,7 +56,9 @@ fn action_item<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> 
     })
 }
 
-/// Play `games` deals; returns a dict of numpy arrays (and, with `record`,
+/// Play `games` deals; returns a dict of numpy arrays, with
+/// `hidden_landlord` and `revealed` for the presets with a partner and the
+/// landlord lists for the 3 v 3 presets (and, with `record`,
 /// the deals and actions of the first `record` games). The result arrays
 /// are allocated up front (or refused with MemoryError); the deals run in
 /// blocks with the GIL released, and Ctrl-C stops the run between blocks.
@@ -97,11 +99,8 @@ pub fn simulate<'py>(
     let engine = rules.get().engine();
     let series = Series::new(engine, seed, policy).map_err(value_error)?;
     let n = engine.rules().players as usize;
-    let lists = matches!(
-        engine.rules().preset.as_str(),
-        "six-player-3v3" | "six-player-3v3-kitty"
-    );
-    let mut columns = Columns::new(games, n, lists).map_err(memory_error)?;
+    let extra = Extra::of(&engine.rules().preset);
+    let mut columns = Columns::new(games, n, extra).map_err(memory_error)?;
     let mut recorded: Vec<Outcome> = Vec::new();
     in_blocks(py, games as usize, |r| {
         let keep = (record as usize).saturating_sub(r.start);
@@ -118,8 +117,6 @@ pub fn simulate<'py>(
     let out = PyDict::new(py);
     out.set_item("landlord", PyArray1::from_vec(py, c.landlord))?;
     out.set_item("landlord_won", PyArray1::from_vec(py, c.landlord_won))?;
-    out.set_item("hidden_landlord", PyArray1::from_vec(py, c.hidden_landlord))?;
-    out.set_item("revealed", PyArray1::from_vec(py, c.revealed))?;
     out.set_item("turns", PyArray1::from_vec(py, c.turns))?;
     out.set_item("bombs", PyArray1::from_vec(py, c.bombs))?;
     out.set_item("multiplier", PyArray1::from_vec(py, c.multiplier))?;
@@ -127,7 +124,11 @@ pub fn simulate<'py>(
         "scores",
         PyArray1::from_vec(py, c.scores).reshape([rows, n])?,
     )?;
-    if lists {
+    if extra == Extra::Partner {
+        out.set_item("hidden_landlord", PyArray1::from_vec(py, c.hidden_landlord))?;
+        out.set_item("revealed", PyArray1::from_vec(py, c.revealed))?;
+    }
+    if extra == Extra::LandlordLists {
         // Seats padded with -1: up to three open and two hidden landlords.
         let open = PyArray1::from_vec(py, c.open_landlords).reshape([rows, OPEN_WIDTH])?;
         let hidden = PyArray1::from_vec(py, c.hidden_landlords).reshape([rows, HIDDEN_WIDTH])?;

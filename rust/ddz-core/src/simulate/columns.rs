@@ -8,11 +8,36 @@ use crate::batch::{check_size, TooBig};
 pub const OPEN_WIDTH: usize = 3;
 pub const HIDDEN_WIDTH: usize = 2;
 
-/// Columns of `games` outcomes (scores: `players` per row; the landlord
-/// lists only when `landlord_lists`).
+/// Which columns a preset reports beyond the landlord, the winner, turns,
+/// bombs, multiplier and scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extra {
+    None,
+    /// `hidden_landlord` and `revealed` (five-player, five-player-3deck,
+    /// six-player-2v4, six-player-teams).
+    Partner,
+    /// The open and hidden landlord lists (six-player-3v3, -kitty).
+    LandlordLists,
+}
+
+impl Extra {
+    pub fn of(preset: &str) -> Extra {
+        match preset {
+            "five-player" | "five-player-3deck" | "six-player-2v4" | "six-player-teams" => {
+                Extra::Partner
+            }
+            "six-player-3v3" | "six-player-3v3-kitty" => Extra::LandlordLists,
+            _ => Extra::None,
+        }
+    }
+}
+
+/// Columns of `games` outcomes (scores: `players` per row), with the
+/// preset's `Extra` columns only.
 #[derive(Debug, Default)]
 pub struct Columns {
     pub players: usize,
+    pub extra: Option<Extra>,
     pub landlord: Vec<i64>,
     pub landlord_won: Vec<bool>,
     pub hidden_landlord: Vec<i64>,
@@ -27,10 +52,14 @@ pub struct Columns {
 }
 
 /// Bytes of one row.
-fn row_bytes(players: usize, landlord_lists: bool) -> u64 {
-    let base = 8 * 5 + 2 + 8 * players;
-    let lists = 8 * (OPEN_WIDTH + HIDDEN_WIDTH) + HIDDEN_WIDTH;
-    (base + if landlord_lists { lists } else { 0 }) as u64
+fn row_bytes(players: usize, extra: Extra) -> u64 {
+    let base = 8 * 4 + 1 + 8 * players;
+    let more = match extra {
+        Extra::None => 0,
+        Extra::Partner => 8 + 1,
+        Extra::LandlordLists => 8 * (OPEN_WIDTH + HIDDEN_WIDTH) + HIDDEN_WIDTH,
+    };
+    (base + more) as u64
 }
 
 fn reserve<T>(v: &mut Vec<T>, n: usize, what: &dyn Fn() -> String) -> Result<(), TooBig> {
@@ -43,24 +72,27 @@ fn reserve<T>(v: &mut Vec<T>, n: usize, what: &dyn Fn() -> String) -> Result<(),
 
 impl Columns {
     /// Room for `games` rows, or `TooBig` naming the size and the limit.
-    pub fn new(games: u64, players: usize, landlord_lists: bool) -> Result<Self, TooBig> {
+    pub fn new(games: u64, players: usize, extra: Extra) -> Result<Self, TooBig> {
         let what = || format!("{games} deals");
-        let bytes = games.checked_mul(row_bytes(players, landlord_lists));
+        let bytes = games.checked_mul(row_bytes(players, extra));
         check_size(what, bytes)?;
         let n = games as usize;
         let mut c = Columns {
             players,
+            extra: Some(extra),
             ..Columns::default()
         };
         reserve(&mut c.landlord, n, &what)?;
         reserve(&mut c.landlord_won, n, &what)?;
-        reserve(&mut c.hidden_landlord, n, &what)?;
-        reserve(&mut c.revealed, n, &what)?;
+        if extra == Extra::Partner {
+            reserve(&mut c.hidden_landlord, n, &what)?;
+            reserve(&mut c.revealed, n, &what)?;
+        }
         reserve(&mut c.turns, n, &what)?;
         reserve(&mut c.bombs, n, &what)?;
         reserve(&mut c.multiplier, n, &what)?;
         reserve(&mut c.scores, n * players, &what)?;
-        if landlord_lists {
+        if extra == Extra::LandlordLists {
             reserve(&mut c.open_landlords, n * OPEN_WIDTH, &what)?;
             reserve(&mut c.hidden_landlords, n * HIDDEN_WIDTH, &what)?;
             reserve(&mut c.hidden_revealed, n * HIDDEN_WIDTH, &what)?;
@@ -80,15 +112,17 @@ impl Columns {
     pub fn push(&mut self, o: &Outcome) {
         self.landlord.push(o.landlord as i64);
         self.landlord_won.push(o.landlord_won);
-        self.hidden_landlord
-            .push(o.hidden_landlord.map_or(-1, |h| h as i64));
-        self.revealed.push(o.revealed);
+        if self.extra == Some(Extra::Partner) {
+            self.hidden_landlord
+                .push(o.hidden_landlord.map_or(-1, |h| h as i64));
+            self.revealed.push(o.revealed);
+        }
         self.turns.push(o.turns as i64);
         self.bombs.push(o.bombs as i64);
         self.multiplier.push(o.multiplier);
         self.scores
             .extend((0..self.players).map(|s| o.scores.get(s).copied().unwrap_or(0)));
-        if self.open_landlords.capacity() > 0 {
+        if self.extra == Some(Extra::LandlordLists) {
             let padded = |seats: &[usize], i: usize| seats.get(i).map_or(-1, |&s| s as i64);
             self.open_landlords
                 .extend((0..OPEN_WIDTH).map(|i| padded(&o.open_landlords, i)));
@@ -109,17 +143,17 @@ mod tests {
 
     #[test]
     fn a_run_too_big_for_memory_is_refused_before_any_work() {
-        let e = Columns::new(10u64.pow(12), 3, false).unwrap_err();
-        assert_eq!(e.bytes, Some(10u64.pow(12) * row_bytes(3, false)));
+        let e = Columns::new(10u64.pow(12), 3, Extra::None).unwrap_err();
+        assert_eq!(e.bytes, Some(10u64.pow(12) * row_bytes(3, Extra::None)));
         assert!(e.to_string().contains("1000000000000 deals need"));
-        let e = Columns::new(1 << 63, 6, true).unwrap_err();
+        let e = Columns::new(1 << 63, 6, Extra::LandlordLists).unwrap_err();
         assert_eq!(e.bytes, None);
         assert!(e.to_string().contains("more than 2**64 bytes"));
     }
 
     #[test]
     fn rows_keep_their_width() {
-        let mut c = Columns::new(2, 6, true).unwrap();
+        let mut c = Columns::new(2, 6, Extra::LandlordLists).unwrap();
         let o = Outcome {
             scores: vec![1, -1, 1, -1, 1, -1],
             open_landlords: vec![2],
@@ -131,6 +165,7 @@ mod tests {
         c.push(&o);
         assert_eq!(c.len(), 2);
         assert_eq!(c.scores.len(), 12);
+        assert!(c.hidden_landlord.is_empty());
         assert_eq!(&c.open_landlords[..3], &[2, -1, -1]);
         assert_eq!(&c.hidden_revealed[..2], &[false, true]);
     }
