@@ -124,7 +124,8 @@ class Game:
             # Words (pass, bid:2, ...) in any case: 'PASS' and 'Pass' mean pass.
             action = next((a for a in legal if isinstance(a, str) and a == action.lower()), action)
             if action.lower() == PASS and self.phase == "play" and self.tricks.leading():
-                raise IllegalAction(f"a lead cannot pass: seat {self.to_act} must play")
+                seat = self.to_act
+                raise IllegalAction(f"pass is not allowed: a lead cannot pass (seat {seat} leads)")
         if self.phase != "play" or action == PASS:
             if isinstance(action, str) and action in legal and cards is None:
                 return action, None
