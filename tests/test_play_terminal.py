@@ -137,3 +137,16 @@ def test_the_multiplier_shown_is_the_one_the_deal_scores() -> None:
                 g.step(agent.act(g.observation(g.to_act), g.legal_actions()))
             assert g.result is not None
             assert multiplier_of(g.result["events"]) == g.result["multiplier"], preset
+
+
+def test_a_terminal_without_unicode_still_plays_the_deal() -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "ddz", "play", "classic", "--seed", "1"],
+        input="#1\n" * 200,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert p.returncode == 0, p.stderr
+    assert "result" in p.stdout and "3h" in p.stdout  # suits as letters

@@ -366,6 +366,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--seat must be 0..{rules.players - 1}")
     game = ddz.Game(rules, seed=args.seed)
     me = args.seat
+    if hasattr(sys.stdout, "reconfigure"):
+        # A terminal that cannot show '·' or '×' gets '?', not a crash.
+        sys.stdout.reconfigure(errors="replace")
     bot = GreedyAgent()
     console = out()
     console.print(f"[bold]{rules.preset}[/bold]: you are seat {me}. Type 'help' for how to play.")
