@@ -242,7 +242,7 @@ def test_simulate_errors() -> None:
 
 
 def test_play_a_deal_through_stdin() -> None:
-    answers = "help\n" + "1\n" * 200
+    answers = "help\n" + "#1\n" * 200
     p = subprocess.run(
         [sys.executable, "-m", "ddz", "play", "classic", "--seed", "3", "--seat", "1"],
         input=answers,
@@ -252,13 +252,15 @@ def test_play_a_deal_through_stdin() -> None:
     )
     assert p.returncode == 0, p.stderr
     assert "you are seat 1" in p.stdout and "your hand:" in p.stdout
-    assert "over: winners" in p.stdout and "Traceback" not in p.stderr
+    assert "result" in p.stdout and "Traceback" not in p.stderr
     # Seed 3 deals seat 1 three aces, shown with their suits (symbols or letters).
     hand_line = next(line for line in p.stdout.splitlines() if line.startswith("your hand:"))
     assert any(f"A{s} A{t} A{u}" in hand_line for s, t, u in ("♦♣♥", "dch"))
-    assert "← hint" in p.stdout  # the suggested play is marked
-    # The result table: one row per seat, seat, score and outcome; scores sum to 0.
-    rows = re.findall(r"^\W*(\d)\W+([+-]\d+)\W+(won|lost)", p.stdout, re.MULTILINE)
+    assert "is the hint)" in p.stdout  # the suggested play is named
+    # The result table: one row per seat (seat, role, cards left, score,
+    # outcome); scores sum to 0.
+    row = r"^\W*(\d)\W+(?:[a-z ]+\W+)?\d+\W+([+-]\d+)\W+(won|lost)"
+    rows = re.findall(row, p.stdout, re.MULTILINE)
     assert [int(seat) for seat, _, _ in rows] == [0, 1, 2]
     assert sum(int(score) for _, score, _ in rows) == 0
     assert {outcome for _, _, outcome in rows} == {"won", "lost"}

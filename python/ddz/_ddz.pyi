@@ -17,16 +17,18 @@ PRESETS: tuple[str, ...]
 def simulate(
     rules: Rules,
     games: int,
-    seed: int = 0,
+    seed: int | None = None,
     threads: int | None = None,
     policy: str = "random",
-    record: int = 0,
-    first: int = 0,
+    record: int | None = None,
+    first: int | None = None,
 ) -> dict[str, Any]:
-    """Raw simulation results (deals `first ..`); `ddz.simulate` is the public wrapper."""
+    """Raw simulation results (deals `first ..`; None means 0); `ddz.simulate` is the
+    public wrapper. Too large a run raises MemoryError before any work."""
 
 def default_threads() -> int:
-    """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core."""
+    """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core
+    (at most 256)."""
 
 #: Anything the bindings accept as cards: canonical or loose text (``"3 4 10 9h"``),
 #: a :class:`Cards`, or a sequence / 1-d integer numpy array of 15 or 16 counts

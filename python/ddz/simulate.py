@@ -34,6 +34,9 @@ def simulate(
     In ``five-player-3deck``, ``landlord`` is the main landlord, ``deputy``
     the called friend (-1 for a solo or an auto-win) and ``revealed`` whether
     the called card was shown in play.
+    ``threads`` is 1 to 256; a run whose arrays would not fit in the memory
+    available raises ``MemoryError`` before any deal is played, and Ctrl-C
+    stops a run between blocks of deals (docs/limits.md).
     In ``six-player-2v4``, ``landlord`` is the big landlord and
     ``second_landlord`` the secret mark's holder; in ``six-player-teams``,
     ``landlord`` is the main landlord (``winner_side`` 0: the main side won)
@@ -71,7 +74,8 @@ def simulate(
     ]
     out = {
         "landlord": raw["landlord"],
-        "winner_side": np.where(raw.pop("landlord_won"), 0, 1).astype(np.uint8),
+        # 1 where the farmers won, with no temporary wider than a byte.
+        "winner_side": np.logical_not(raw.pop("landlord_won")).view(np.uint8),
         "turns": raw["turns"],
         "bombs": raw["bombs"],
         "multiplier": raw["multiplier"],

@@ -115,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         cmd_play,
         help="play one deal in the terminal against built-in agents",
-        description="Play one deal against GreedyAgent opponents.",
+        description="Play one deal against GreedyAgent opponents. At your turn type cards "
+        "(33, 10 J Q, 3♣ or 3c), a word (pass, bid 2) or #N for option N; "
+        "'help' in the game says more.",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (0 bids or plays first)")
     play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")

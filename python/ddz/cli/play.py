@@ -1,14 +1,22 @@
 """`ddz play`: one deal in the terminal against GreedyAgent opponents.
 
-The hand is shown with suit symbols (red hearts and diamonds on a colour
-terminal), the legal actions are numbered in hint order with the suggested
-play marked, and the answer is a number, the cards of a play, ``pass`` or
-``help``. Input comes from stdin line by line, so tests can drive it."""
+It drives a `ddz.Game` through its public calls only (phase, to_act,
+legal_actions, step, observation, result), so whatever implements the
+game, the screen shows what the seat may know and nothing more.
+
+One input scheme (shown by ``help``): cards are typed as cards (``33``,
+``10 J Q``, ``3♣``, ``9h``), words as words (``pass``, ``bid 2``), and an
+option by its number after ``#`` (``#3``), so a card never reads as an
+option number. Each turn of yours fits an 80×24 terminal: the table state
+on top, the options in columns, a page at a time. Input is read from stdin
+line by line, so tests can drive it."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from collections.abc import Iterable
 
 from rich.console import Console
 from rich.table import Table
@@ -16,63 +24,228 @@ from rich.text import Text
 
 import ddz
 from ddz.agents import GreedyAgent
-from ddz.game.deck import split_identities
 
 from .common import UsageError, out, rules_of
 
-#: Options listed at most; a longer list ends with a count (type the cards).
-SHOWN = 30
 SUIT_SYMBOLS = {"d": "♦", "c": "♣", "h": "♥", "s": "♠"}
+#: Suit symbols a player may type, as the screen shows them (and variants).
+TYPED_SUITS = {"♦": "d", "♣": "c", "♥": "h", "♠": "s", "♢": "d", "♧": "c", "♡": "h", "♤": "s"}
 RED = {"d", "h"}
+#: Rows of options per page: the table state above them keeps the screen
+#: within 24 lines.
+OPTION_ROWS = 8
+WIDTH = 80
 HELP = (
-    "Type the number of an option, or the cards of a play (e.g. 334455, 10 J Q K A); "
-    "'pass' passes. The play marked 'hint' is the smallest that works; "
-    "X is the small joker, D the big one."
+    "Type the cards of a play (33, 10 J Q K A, 3♣ or 3c for a suit), a word "
+    "(pass, bid 2, ...) or an option by its number after # (#1 is the hint, the "
+    "smallest play that works). 'more' shows the next page of options, an empty "
+    "line shows the table again, 'quit' leaves. X is the small joker, D the big one."
 )
+#: Observation keys naming one seat's role; later keys are more specific.
+ROLE_KEYS = (
+    "landlord",
+    "open_landlord",
+    "big_landlord",
+    "main_landlord",
+    "hidden_landlord",
+    "second_landlord",
+    "counter_landlord",
+    "deputy",
+)
+OPTION_NUMBER = re.compile(r"#\s*([0-9]*)")
+
+
+def card_text(card: str, symbols: bool) -> Text:
+    """'3c' -> '3♣' (red for hearts and diamonds); jokers and laizi bold."""
+    rank, suit = card[0], card[1:]
+    if suit in SUIT_SYMBOLS:
+        return Text(rank + (SUIT_SYMBOLS[suit] if symbols else suit), "red" if suit in RED else "")
+    return Text(card, "bold magenta")
+
+
+def split_cards(identities: str) -> list[str]:
+    """'3c3hXD' -> ['3c', '3h', 'X', 'D']: a rank with its suit letter, if any."""
+    cards: list[str] = []
+    for ch in identities:
+        if ch in SUIT_SYMBOLS and cards:
+            cards[-1] += ch
+        else:
+            cards.append(ch)
+    return cards
 
 
 def hand_text(identities: str, console: Console) -> Text:
     """'3c3hXD' -> '3♣ 3♥  X D', ranks grouped, red suits in red. Letters
     replace the symbols where the terminal cannot show them."""
-    symbols = (console.encoding or "").lower().startswith("utf")
+    symbols = uses_symbols(console)
     text = Text()
     last_rank = None
-    for card in split_identities(identities):
-        rank, suit = card[0], card[1:]
+    for card in split_cards(identities):
         if text:
-            text.append("  " if rank != last_rank else " ")
-        last_rank = rank
-        if suit in SUIT_SYMBOLS:
-            shown = rank + (SUIT_SYMBOLS[suit] if symbols else suit)
-            text.append(shown, style="red" if suit in RED else "")
-        else:
-            text.append(rank, style="bold magenta")  # X, D or a laizi L
+            text.append("  " if card[0] != last_rank else " ")
+        last_rank = card[0]
+        text.append_text(card_text(card, symbols))
     return text
 
 
-def options_table(legal: list) -> Table:
-    table = Table(box=None, show_header=False, padding=(0, 1))
-    table.add_column(justify="right", style="cyan")
-    table.add_column()
-    table.add_column(style="dim")
-    hinted = False
-    for i, action in enumerate(legal[:SHOWN], 1):
-        if isinstance(action, ddz.Move):
-            note = action.kind.replace("_", " ")
-            if not hinted:
-                note, hinted = f"{note}  ← hint", True
-            table.add_row(f"{i}.", str(action), note)
-        else:
-            table.add_row(f"{i}.", str(action), "")
-    if len(legal) > SHOWN:
-        table.add_row("", f"… {len(legal) - SHOWN} more", "type the cards")
-    return table
+def uses_symbols(console: Console) -> bool:
+    return (console.encoding or "").lower().startswith("utf")
 
 
 def describe(action: object) -> str:
     if isinstance(action, ddz.Move):
         return f"{action} ({action.kind.replace('_', ' ')})"
-    return str(action)
+    return str(action).replace(":", " ")
+
+
+def multiplier_of(events: Iterable[list]) -> int:
+    """The multiplier the events build: integer effects multiply, ``"+k"``
+    effects add to a count that starts at 1 (docs/game.md)."""
+    product, added = 1, 0
+    for _, effect in events:
+        if isinstance(effect, str) and effect.startswith("+"):
+            added += int(effect[1:])
+        elif isinstance(effect, int):
+            product *= effect
+    return product * (1 + added)
+
+
+def events_text(events: list[list]) -> str:
+    parts = []
+    for name, effect in events:
+        shown = effect if isinstance(effect, str) else f"×{effect}"
+        parts.append(f"{name} {shown}")
+    return ", ".join(parts)
+
+
+def roles(obs: dict) -> dict[int, str]:
+    """Each seat's role as this seat knows it (unknown seats are left out)."""
+    known: dict[int, str] = {}
+    for key, label in (("landlords", "landlord"), ("open_landlords", "open landlord")):
+        for seat in obs.get(key) or []:
+            known[seat] = label
+    for key in ROLE_KEYS:
+        seat = obs.get(key)
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            known[seat] = key.replace("_", " ")
+    if obs.get("role"):
+        known[obs["seat"]] = str(obs["role"]).replace("-", " ")
+    if obs.get("side"):
+        known[obs["seat"]] = known.get(obs["seat"], "farmer") + f", {obs['side']} side"
+    if any("landlord" in r for r in known.values()) and obs.get("phase") in ("play", "over"):
+        # Once the landlords are known to all, everyone else farms; where a
+        # landlord may be hidden, unknown seats stay unnamed until the end.
+        hidden = obs.get("hidden_count") or "hidden_landlord" in obs
+        if obs["phase"] == "over" or not hidden:
+            for seat in range(len(obs["hand_sizes"])):
+                known.setdefault(seat, "farmer")
+    return known
+
+
+def marks(obs: dict, symbols: bool) -> list[Text]:
+    """The marked cards this seat knows of, and who holds them."""
+
+    def card(c: str) -> Text:
+        return card_text(c, symbols)
+
+    shown: list[Text] = []
+    if obs.get("marked"):
+        t = Text("marked ").append_text(card(obs["marked"]))
+        if isinstance(obs.get("marked_holder"), int):
+            t.append(f" (seat {obs['marked_holder']})")
+        shown.append(t)
+    for key in ("public_mark", "secret_mark"):
+        mark = obs.get(key)
+        if isinstance(mark, dict) and mark.get("card"):
+            t = Text(key.replace("_", " ") + " ").append_text(card(mark["card"]))
+            if isinstance(mark.get("seat"), int):
+                t.append(f" (seat {mark['seat']})")
+            shown.append(t)
+    if obs.get("called"):
+        shown.append(Text("called ").append_text(card(str(obs["called"]))))
+    return shown
+
+
+def last_play(obs: dict) -> tuple[int, str] | None:
+    """The seat and text of the play to beat, from the visible history."""
+    if not obs.get("to_beat"):
+        return None
+    for seat, action in reversed(obs["history"]):
+        if action != "pass":
+            return seat, action
+    return None
+
+
+def state_lines(console: Console, obs: dict, me: int, preset: str) -> list[Text]:
+    """The table as `me` knows it: roles, marks, kitty, multiplier, seats,
+    the play to beat."""
+    symbols = uses_symbols(console)
+    known = roles(obs)
+    head = Text(f"{preset} · you are seat {me}", "bold")
+    if me in known:
+        head.append(f", {known[me]}")
+    if obs["events"] or obs["phase"] == "play":
+        head.append(f" · multiplier ×{multiplier_of(obs['events'])}")
+        if obs["events"]:
+            head.append(f" ({events_text(obs['events'])})", "dim")
+    lines = [head]
+    extra = marks(obs, symbols)
+    if obs.get("kitty"):
+        extra.append(Text("kitty ").append_text(hand_text(obs["kitty"], console)))
+    if extra:
+        lines.append(Text(" · ").join(extra))
+    seats = Text()
+    for seat, size in enumerate(obs["hand_sizes"]):
+        if seat:
+            seats.append(" · ")
+        name = "you" if seat == me else f"seat {seat}"
+        role = f" {known[seat]}" if seat in known else ""
+        seats.append(f"{name}{role}: {size}", "bold" if seat == me else "")
+    lines.append(Text("cards left  ").append_text(seats))
+    beat = last_play(obs)
+    if obs["phase"] == "play":
+        if beat is None:
+            leader = "you lead" if obs["to_act"] == me else f"seat {obs['to_act']} leads"
+            lines.append(Text(f"new trick: {leader}", "yellow"))
+        else:
+            who = "you" if beat[0] == me else f"seat {beat[0]}"
+            lines.append(
+                Text("to beat: ").append(obs["to_beat"], "bold").append(f"  played by {who}")
+            )
+    return lines
+
+
+def option_page(legal: list, page: int, symbols: bool) -> tuple[Table, str]:
+    """One page of options in columns that fit 80 characters, numbered
+    across pages; and the line saying which page this is."""
+    labels = []
+    for i, action in enumerate(legal, 1):
+        label = Text(f"#{i} ", "cyan")
+        if isinstance(action, ddz.Move):
+            label.append(str(action))
+        else:
+            label.append(str(action).replace(":", " "))
+        labels.append(label)
+    width = max(len(label) for label in labels) + 2
+    columns = max(1, WIDTH // width)
+    per_page = columns * OPTION_ROWS
+    pages = (len(labels) + per_page - 1) // per_page
+    page %= pages
+    shown = labels[page * per_page : (page + 1) * per_page]
+    table = Table(box=None, show_header=False, padding=(0, 1, 0, 0))
+    for _ in range(columns):
+        table.add_column(min_width=width - 1, no_wrap=True)
+    rows = (len(shown) + columns - 1) // columns
+    for r in range(rows):
+        table.add_row(
+            *[shown[c * rows + r] if c * rows + r < len(shown) else "" for c in range(columns)]
+        )
+    note = f"{len(legal)} option" + ("s" if len(legal) > 1 else "")
+    if isinstance(legal[0], ddz.Move):
+        note += f" (#1 {describe(legal[0])} is the hint)"
+    if pages > 1:
+        note += f", page {page + 1} of {pages}: 'more' for the next"
+    return table, note
 
 
 def ask(console: Console, prompt: str) -> str:
@@ -84,31 +257,107 @@ def ask(console: Console, prompt: str) -> str:
     return line.strip()
 
 
-def show_turn(console: Console, game: ddz.Game, me: int) -> list:
+def typed_action(answer: str, legal: list) -> object:
+    """What the player typed, as `Game.step` takes it: an option by number,
+    a word (any case, ``bid 2`` for ``bid:2``), or cards with suit symbols
+    turned into letters."""
+    number = OPTION_NUMBER.fullmatch(answer)
+    if number:
+        digits = number.group(1)
+        i = int(digits) if 0 < len(digits) <= 6 else 0
+        if not 1 <= i <= len(legal):
+            raise LookupError(f"no such option; the options are #1 to #{len(legal)}")
+        return legal[i - 1]
+    word = ":".join(answer.lower().split())
+    words = [a for a in legal if isinstance(a, str)]
+    if word in words:
+        return word
+    for symbol, letter in TYPED_SUITS.items():
+        answer = answer.replace(symbol, letter)
+    return answer
+
+
+def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> list:
     obs = game.observation(me)
     legal = game.legal_actions()
-    sizes = "  ".join(
-        f"seat {s}{' (you)' if s == me else ''}: {n}" for s, n in enumerate(obs["hand_sizes"])
-    )
     console.print()
-    console.print(f"[dim]cards left  {sizes}[/dim]")
-    if obs.get("to_beat"):
-        console.print(f"to beat: [bold]{obs['to_beat']}[/bold]")
+    for line in state_lines(console, obs, me, game.rules.preset):
+        console.print(line, overflow="fold")
     console.print(Text("your hand: ").append_text(hand_text(obs["hand"], console)))
-    console.print(options_table(legal))
+    table, note = option_page(legal, page, uses_symbols(console))
+    console.print(note, style="dim")
+    console.print(table)
     return legal
 
 
-def final_table(result: dict, me: int) -> Table:
+def final_table(result: dict, obs: dict, me: int) -> Table:
     winners = set(result.get("winners", []))
+    known = roles(obs)
     table = Table(title="result", title_justify="left")
     table.add_column("seat", justify="right")
+    table.add_column("role")
+    table.add_column("cards left", justify="right")
     table.add_column("score", justify="right")
     table.add_column("")
     for seat, score in enumerate(result.get("scores", [])):
         note = ("won" if seat in winners else "lost") + ("  (you)" if seat == me else "")
-        table.add_row(str(seat), f"{score:+d}", note)
+        left = str(obs["hand_sizes"][seat])
+        table.add_row(str(seat), known.get(seat, ""), left, f"{score:+d}", note)
     return table
+
+
+def bot_turn(console: Console, game: ddz.Game, me: int, bot: GreedyAgent) -> None:
+    """A built-in agent's turn, as `me` sees it: a secret choice (a side,
+    a show decision) appears only as having been made."""
+    seat = game.to_act
+    seen_before = len(game.observation(me)["history"])
+    led = game.phase == "play" and game.observation(me)["to_beat"] is None
+    action = bot.act(game.observation(seat), game.legal_actions())
+    game.step(action)
+    history = game.observation(me)["history"]
+    who = f"seat {seat}"
+    if led:
+        who += " leads"
+    if len(history) > seen_before:
+        console.print(f"{who}: {describe(action)}")
+    else:
+        console.print(f"{who}: (a hidden choice)")
+
+
+def my_turn(console: Console, game: ddz.Game, me: int) -> bool:
+    """Ask until a legal action is taken; False when the player quits."""
+    page = 0
+    legal = show_turn(console, game, me, page)
+    while True:
+        answer = ask(console, "> ")
+        lowered = answer.lower()
+        if lowered in ("help", "?"):
+            console.print(HELP)
+            continue
+        if lowered == "quit":
+            return False
+        if lowered in ("more", "+"):
+            page += 1
+            legal = show_turn(console, game, me, page)
+            continue
+        if not answer:
+            legal = show_turn(console, game, me, page)
+            continue
+        try:
+            action = typed_action(answer, legal)
+            game.step(action)  # type: ignore[arg-type]
+        except (ddz.IllegalAction, ValueError, TypeError, LookupError) as e:
+            why = str(e)
+            console.print(
+                Text("not allowed: ", "red").append(why[:200] + ("…" if why[200:] else ""))
+            )
+            continue
+        # Echo the play as made: the Move it was, whatever was typed.
+        played = game.observation(me)["history"]
+        shown = played[-1][1] if played and played[-1][0] == me else str(action)
+        made = next((a for a in legal if str(a) == shown), shown)
+        console.print(f"you: {describe(made)}")
+        return True
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -117,37 +366,31 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--seat must be 0..{rules.players - 1}")
     game = ddz.Game(rules, seed=args.seed)
     me = args.seat
+    if hasattr(sys.stdout, "reconfigure"):
+        # A terminal that cannot show '·' or '×' gets '?', not a crash.
+        sys.stdout.reconfigure(errors="replace")
     bot = GreedyAgent()
     console = out()
-    console.print(f"[bold]{rules.preset}[/bold]: you are seat {me}. {HELP}")
+    console.print(f"[bold]{rules.preset}[/bold]: you are seat {me}. Type 'help' for how to play.")
     try:
         while game.phase != "over":
-            seat = game.to_act
-            if seat != me:
-                action = bot.act(game.observation(seat), game.legal_actions())
-                game.step(action)
-                # Secret choices (a farmer's side, a show decision) stay secret.
-                seen = game.flow.visible(me, seat, str(action))
-                console.print(f"seat {seat}: {describe(action) if seen else '(a hidden choice)'}")
-                continue
-            legal = show_turn(console, game, me)
-            answer = ask(console, "> ")
-            if answer.lower() in ("help", "?", "h"):
-                console.print(HELP)
-                continue
-            choice: object = answer
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                choice = legal[int(answer) - 1]
-            try:
-                game.step(choice)  # type: ignore[arg-type]
-            except ddz.IllegalAction as e:
-                console.print(f"[red]not allowed:[/red] {e}")
+            if game.to_act != me:
+                bot_turn(console, game, me, bot)
+            elif not my_turn(console, game, me):
+                console.print("bye")
+                return 0
     except EOFError:
         console.print("\nbye")
         return 0
+    except KeyboardInterrupt:
+        console.print("\nbye")
+        return 130
     result = game.result or {}
+    obs = game.observation(me)
     console.print()
-    console.print(f"over: winners {result.get('winners')}")
-    console.print(final_table(result, me))
-    console.print(f"multiplier {result.get('multiplier')} from {result.get('events')}")
+    console.print(final_table(result, obs, me))
+    mult = f"multiplier {result.get('multiplier')}"
+    if result.get("events"):
+        mult += f": {events_text(result['events'])}"
+    console.print(mult)
     return 0

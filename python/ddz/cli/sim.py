@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter
 
 import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -15,6 +16,9 @@ import ddz
 
 from .common import UsageError, err, out, rules_of
 
+#: The most threads a run may ask for (as the library's ``threads=``).
+MAX_THREADS = 256
+
 #: Deals per call to `ddz.simulate`: small enough for a lively progress bar,
 #: large enough that the calls cost nothing. The series does not depend on it.
 CHUNK = 20_000
@@ -22,7 +26,45 @@ CHUNK = 20_000
 SCORE_PERCENTILES = (10, 50, 90)
 
 
-def run_in_parts(rules: ddz.Rules, args: argparse.Namespace) -> tuple[dict, float]:
+class Tally:
+    """The summary of a run, added to part by part: sums and a histogram
+    of the landlord's scores (a few hundred distinct values at most), so a
+    run of any length keeps no memory per deal."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.landlord_wins = 0
+        self.turns = 0
+        self.bombs = 0
+        self.multiplier = 0
+        self.scores: Counter[int] = Counter()
+
+    def add(self, part: dict) -> None:
+        n = len(part["turns"])
+        self.games += n
+        self.landlord_wins += int((part["winner_side"] == 0).sum())
+        self.turns += int(part["turns"].sum())
+        self.bombs += int(part["bombs"].sum())
+        self.multiplier += int(part["multiplier"].sum())
+        landlord_scores = part["scores"][np.arange(n), part["landlord"]]
+        values, counts = np.unique(landlord_scores, return_counts=True)
+        self.scores.update(dict(zip(values.tolist(), counts.tolist())))
+
+    def percentile(self, q: float) -> float:
+        """As ``np.percentile`` (linear interpolation) of every score."""
+        values = sorted(self.scores)
+        ends = np.cumsum([self.scores[v] for v in values])
+        at = q / 100 * (self.games - 1)
+        lo, hi = (
+            values[int(np.searchsorted(ends, k, side="right"))] for k in (at // 1, -(-at // 1))
+        )
+        return lo + (hi - lo) * (at % 1)
+
+    def mean_score(self) -> float:
+        return sum(v * c for v, c in self.scores.items()) / self.games
+
+
+def run_in_parts(rules: ddz.Rules, args: argparse.Namespace) -> tuple[Tally, float]:
     """All the deals, in parts of CHUNK, with a progress bar on a terminal
     (none when stderr is piped or the output is JSON)."""
     console = err()
@@ -36,14 +78,14 @@ def run_in_parts(rules: ddz.Rules, args: argparse.Namespace) -> tuple[dict, floa
         transient=True,
         disable=args.json or not console.is_terminal,
     )
-    parts: list[dict] = []
+    tally = Tally()
     start = time.perf_counter()
     with progress:
         task = progress.add_task("simulate", total=args.games)
         done = 0
         while done < args.games:
             size = min(CHUNK, args.games - done)
-            parts.append(
+            tally.add(
                 ddz.simulate(
                     rules,
                     size,
@@ -56,27 +98,25 @@ def run_in_parts(rules: ddz.Rules, args: argparse.Namespace) -> tuple[dict, floa
             done += size
             progress.update(task, completed=done)
     elapsed = time.perf_counter() - start
-    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    return merged, elapsed
+    return tally, elapsed
 
 
-def summarise(rules: ddz.Rules, args: argparse.Namespace, res: dict, elapsed: float) -> dict:
-    landlord_scores = res["scores"][np.arange(args.games), res["landlord"]]
+def summarise(rules: ddz.Rules, args: argparse.Namespace, t: Tally, elapsed: float) -> dict:
     return {
         "preset": rules.preset,
         "games": args.games,
         "seed": args.seed,
         "policy": args.policy,
-        "landlord_win_rate": float((res["winner_side"] == 0).mean()),
-        "farmer_win_rate": float((res["winner_side"] == 1).mean()),
-        "mean_turns": float(res["turns"].mean()),
-        "bombs_per_deal": float(res["bombs"].mean()),
-        "mean_multiplier": float(res["multiplier"].mean()),
+        "landlord_win_rate": t.landlord_wins / t.games,
+        "farmer_win_rate": 1 - t.landlord_wins / t.games,
+        "mean_turns": t.turns / t.games,
+        "bombs_per_deal": t.bombs / t.games,
+        "mean_multiplier": t.multiplier / t.games,
         "landlord_score": {
-            "mean": float(landlord_scores.mean()),
-            "min": int(landlord_scores.min()),
-            **{f"p{q}": float(np.percentile(landlord_scores, q)) for q in SCORE_PERCENTILES},
-            "max": int(landlord_scores.max()),
+            "mean": t.mean_score(),
+            "min": min(t.scores),
+            **{f"p{q}": float(t.percentile(q)) for q in SCORE_PERCENTILES},
+            "max": max(t.scores),
         },
         "deals_per_second": args.games / elapsed if elapsed > 0 else None,
     }
@@ -118,6 +158,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rules = rules_of(args.preset)
     if args.games < 1:
         raise UsageError("-n must be at least 1")
+    if args.threads is not None and not 1 <= args.threads <= MAX_THREADS:
+        raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, not {args.threads}")
     try:
         res, elapsed = run_in_parts(rules, args)
     except ValueError as e:

@@ -120,6 +120,12 @@ class Game:
         if self.phase == "over":
             raise IllegalAction("the deal is over")
         legal = self.legal_actions()
+        if isinstance(action, str) and cards is None:
+            # Words (pass, bid:2, ...) in any case: 'PASS' and 'Pass' mean pass.
+            action = next((a for a in legal if isinstance(a, str) and a == action.lower()), action)
+            if action.lower() == PASS and self.phase == "play" and self.tricks.leading():
+                seat = self.to_act
+                raise IllegalAction(f"pass is not allowed: a lead cannot pass (seat {seat} leads)")
         if self.phase != "play" or action == PASS:
             if isinstance(action, str) and action in legal and cards is None:
                 return action, None
@@ -140,7 +146,8 @@ class Game:
         else:
             raise IllegalAction(f"a play is a Move, its text or {PASS!r}, not {action!r}")
         if not readings:
-            raise IllegalAction(f"{action} is not a legal kind of play")
+            shown = str(action) or '""'
+            raise IllegalAction(f"{shown} is not a legal play")
         matches = [m for m in readings if m in legal]
         if ids is not None and any(self.rules.cards(text(ids)) != m.cards for m in matches):
             raise IllegalAction(f"the cards {cards} are not the play {action}")
@@ -235,7 +242,9 @@ class Game:
     # ---- what a seat may see -------------------------------------------
     def observation(self, seat: int) -> dict:
         """Everything `seat` may know, and nothing more."""
-        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"seat must be an int (0..{self.rules.players - 1}), not {seat!r}")
+        if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat must be 0..{self.rules.players - 1}, not {seat!r}")
         obs = {
             "seat": seat,

@@ -1,12 +1,18 @@
 //! numpy batch entry points: inputs are copied and checked first, then the
-//! work runs in Rust on every core with the GIL released.
+//! work runs in Rust on every core with the GIL released, block by block,
+//! checking for Ctrl-C between blocks.
 
 use crate::convert::value_error;
 use crate::types::PyMove;
-use ddz_core::batch::{self, Prev};
+use ddz_core::batch::{self, Prev, TooBig, MAX_THREADS};
+use ddz_core::cards::SLOTS;
 use ddz_core::{Cards, Engine, Move};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
+use std::ops::Range;
+use std::time::{Duration, Instant};
 
 /// Describe a Python value for an error message: numpy dtype and shape if any.
 fn describe(ob: &Bound<'_, PyAny>) -> String {
@@ -14,17 +20,19 @@ fn describe(ob: &Bound<'_, PyAny>) -> String {
     let shape = ob.getattr("shape").map(|s| s.to_string()).ok();
     match (dtype, shape) {
         (Some(d), Some(s)) => format!("an array of dtype {d} and shape {s}"),
-        _ => format!(
-            "a {}",
-            ob.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ),
+        _ => format!("a {}", type_name(ob)),
     }
 }
 
-/// Rows of a numpy `uint8[N, 16]` array as count vectors.
+pub fn type_name(ob: &Bound<'_, PyAny>) -> String {
+    ob.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
+/// Rows of a numpy `uint8[N, 16]` array as count vectors, read by index
+/// whatever the memory layout (Fortran order, transposed, strided).
 fn rows(ob: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Cards>> {
     let bad = || {
         value_error(format!(
@@ -37,12 +45,14 @@ fn rows(ob: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Cards>> {
         return Err(bad());
     }
     let view = array.readonly();
-    if let Ok(flat) = view.as_slice() {
-        // C-contiguous: one copy of 16 bytes per row.
-        return Ok(flat
-            .chunks_exact(16)
-            .map(|row| Cards(row.try_into().unwrap_or([0; 16])))
-            .collect());
+    if view.is_c_contiguous() {
+        // Row after row in memory: one copy of 16 bytes per row.
+        if let Ok(flat) = view.as_slice() {
+            return Ok(flat
+                .chunks_exact(16)
+                .map(|row| Cards(row.try_into().unwrap_or([0; 16])))
+                .collect());
+        }
     }
     Ok(view
         .as_array()
@@ -61,6 +71,17 @@ pub fn hands_from(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Vec<Cards>
             .map_err(|e| value_error(format!("hands[{i}]: {e}")))?;
     }
     Ok(hands)
+}
+
+/// `e` with `where: ` before its message, keeping its type (and no
+/// doubled "ValueError:" inside).
+fn prefixed(py: Python<'_>, e: PyErr, at: &str) -> PyErr {
+    let message = format!("{at}: {}", e.value(py));
+    if e.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(message)
+    } else {
+        value_error(message)
+    }
 }
 
 /// Previous plays: None, one per row as `Move` / text / None, or a
@@ -96,13 +117,16 @@ pub fn prevs_from(
         })?;
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
+            if i % 4096 == 4095 {
+                py.check_signals()?;
+            }
             out.push(if item.is_none() {
                 Prev::Lead
             } else if let Ok(m) = item.cast::<PyMove>() {
                 Prev::Play(m.get().0)
             } else {
                 let c = crate::convert::cards_from(item)
-                    .map_err(|e| value_error(format!("prevs[{i}]: {e}")))?;
+                    .map_err(|e| prefixed(py, e, &format!("prevs[{i}]")))?;
                 Prev::Cards(c)
             });
         }
@@ -114,16 +138,119 @@ pub fn prevs_from(
             given.len()
         )));
     }
-    py.detach(|| batch::resolve_prevs(engine, &given, threads))
-        .map_err(|(i, e)| value_error(format!("prevs[{i}]: {e}")))
+    let mut resolved = Vec::with_capacity(n);
+    let mut failed = None;
+    in_blocks(py, n, |r| {
+        if failed.is_some() {
+            return;
+        }
+        let lo = r.start;
+        match batch::resolve_prevs(engine, &given[r], threads) {
+            Ok(block) => resolved.extend(block),
+            Err((i, e)) => failed = Some((lo + i, e)),
+        }
+    })?;
+    match failed {
+        Some((i, e)) => Err(value_error(format!("prevs[{i}]: {e}"))),
+        None => Ok(resolved),
+    }
 }
 
-pub fn threads_from(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        None => Ok(batch::default_threads()),
-        Some(0) => Err(value_error("threads must be at least 1")),
-        Some(t) => Ok(t),
+/// An optional count argument (`threads=`, `record=`...): an int, not a
+/// bool, within `lo..=hi`, else TypeError / ValueError naming `name`.
+pub fn int_arg(
+    ob: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    lo: u64,
+    hi: u64,
+) -> PyResult<Option<u64>> {
+    let Some(ob) = ob.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let not_int = || {
+        PyTypeError::new_err(format!(
+            "{name} must be an int, not {} ({})",
+            type_name(ob),
+            ob.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    };
+    if ob.cast::<PyBool>().is_ok() {
+        return Err(not_int());
     }
+    let n: i128 = match ob.extract() {
+        Ok(n) => n,
+        Err(_) if ob.call_method0("__index__").is_ok() => i128::MAX, // beyond 128 bits
+        Err(_) => return Err(not_int()),
+    };
+    if n < lo as i128 || n > hi as i128 {
+        let shown = ob.repr().map(|r| r.to_string()).unwrap_or_default();
+        return Err(value_error(format!(
+            "{name} must be between {lo} and {hi}, not {shown}"
+        )));
+    }
+    Ok(Some(n as u64))
+}
+
+/// `threads=`: 1 to `MAX_THREADS`; None means `default_threads()`.
+pub fn threads_from(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    Ok(int_arg(threads, "threads", 1, MAX_THREADS as u64)?
+        .map_or_else(batch::default_threads, |t| t as usize))
+}
+
+pub fn memory_error(e: TooBig) -> PyErr {
+    PyMemoryError::new_err(e.to_string())
+}
+
+/// Time a block should take: short enough that Ctrl-C is seen within
+/// about 0.1 s, long enough that the checks cost nothing.
+const BLOCK_TIME: Duration = Duration::from_millis(40);
+
+/// Rows of the first block: small enough that the costliest rows (laizi
+/// hands with thousands of plays, six-player deals) take well under
+/// `BLOCK_TIME` on one thread, large enough that a cheap batch of this size
+/// is one block.
+const FIRST_BLOCK: usize = 1024;
+
+/// Run `work` on successive blocks of `0..n` with the GIL released,
+/// checking for signals (Ctrl-C) between blocks. Blocks start small and
+/// grow or shrink to take about `BLOCK_TIME`.
+pub fn in_blocks(
+    py: Python<'_>,
+    n: usize,
+    mut work: impl FnMut(Range<usize>) + Send,
+) -> PyResult<()> {
+    let mut size = FIRST_BLOCK;
+    let mut at = 0;
+    while at < n {
+        let end = n.min(at.saturating_add(size));
+        let start = Instant::now();
+        py.detach(|| work(at..end));
+        py.check_signals()?;
+        let took = start.elapsed();
+        if took < BLOCK_TIME / 2 {
+            size = size.saturating_mul(2).min(1 << 20);
+        } else if took > BLOCK_TIME * 2 {
+            size = (size / 2).max(1);
+        }
+        at = end;
+    }
+    Ok(())
+}
+
+/// A zeroed vector of `n` items, or MemoryError naming the size.
+pub fn zeroed<T: Clone + Default>(n: usize, what: impl FnOnce() -> String) -> PyResult<Vec<T>> {
+    let bytes = (n as u64).checked_mul(std::mem::size_of::<T>() as u64);
+    batch::check_size(what, bytes).map_err(memory_error)?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        memory_error(TooBig {
+            what: format!("{n} items"),
+            bytes,
+            limit: None,
+        })
+    })?;
+    v.resize(n, T::default());
+    Ok(v)
 }
 
 pub fn count_moves_batch<'py>(
@@ -131,16 +258,23 @@ pub fn count_moves_batch<'py>(
     engine: &Engine,
     hands: &Bound<'py, PyAny>,
     prevs: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let threads = threads_from(threads)?;
     let hands = hands_from(engine, hands)?;
     let prevs = prevs_from(py, engine, prevs, hands.len(), threads)?;
-    let counts = py.detach(|| batch::count_moves_batch(engine, &hands, &prevs, threads));
-    Ok(PyArray1::from_vec(
-        py,
-        counts.into_iter().map(|c| c as i64).collect(),
-    ))
+    let n = hands.len();
+    let mut counts: Vec<i64> = zeroed(n, || format!("counts of {n} hands"))?;
+    in_blocks(py, n, |r| {
+        batch::count_moves_into(
+            engine,
+            &hands[r.clone()],
+            &prevs[r.clone()],
+            threads,
+            &mut counts[r],
+        )
+    })?;
+    Ok(PyArray1::from_vec(py, counts))
 }
 
 #[allow(clippy::type_complexity)]
@@ -149,13 +283,38 @@ pub fn moves_batch<'py>(
     engine: &Engine,
     hands: &Bound<'py, PyAny>,
     prevs: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<u8>>)> {
     let threads = threads_from(threads)?;
     let hands = hands_from(engine, hands)?;
     let prevs = prevs_from(py, engine, prevs, hands.len(), threads)?;
-    let (offsets, plays) = py.detach(|| batch::moves_batch(engine, &hands, &prevs, threads));
-    let rows = plays.len() / 16;
-    let plays = PyArray1::from_vec(py, plays).reshape([rows, 16])?;
+    let n = hands.len();
+    // Count first, so the plays are allocated once at their exact size
+    // (or refused before any of them is made).
+    let mut offsets: Vec<i64> = zeroed(n + 1, || format!("offsets of {n} hands"))?;
+    in_blocks(py, n, |r| {
+        let out = &mut offsets[r.start + 1..r.end + 1];
+        batch::count_moves_into(engine, &hands[r.clone()], &prevs[r], threads, out)
+    })?;
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let total = offsets[n] as u64;
+    let what = || format!("the {total} plays of {n} hands");
+    let bytes = batch::check_size(what, total.checked_mul(SLOTS as u64)).map_err(memory_error)?;
+    let mut plays: Vec<u8> = zeroed(bytes, what)?;
+    in_blocks(py, n, |r| {
+        let rows = offsets[r.start] as usize * SLOTS..offsets[r.end] as usize * SLOTS;
+        let at = &offsets[r.start..=r.end];
+        batch::moves_into(
+            engine,
+            &hands[r.clone()],
+            &prevs[r],
+            at,
+            threads,
+            &mut plays[rows],
+        )
+    })?;
+    let plays = PyArray1::from_vec(py, plays).reshape([total as usize, SLOTS])?;
     Ok((PyArray1::from_vec(py, offsets), plays))
 }

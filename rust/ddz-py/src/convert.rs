@@ -73,7 +73,10 @@ pub fn play_from(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Move> {
     let readings = engine.classify(&cards);
     match readings.as_slice() {
         [one] => Ok(*one),
-        [] => Err(value_error(format!("{cards} is not a legal play"))),
+        [] => Err(value_error(format!(
+            "{} is not a legal play",
+            ddz_core::batch::shown(&cards)
+        ))),
         many => Err(value_error(format!(
             "{cards} has {} readings ({}); pass the Move you mean",
             many.len(),

@@ -1,9 +1,10 @@
 //! `simulate`: whole deals in Rust, results as numpy arrays.
 
-use crate::batch::threads_from;
+use crate::batch::{in_blocks, int_arg, memory_error, threads_from};
 use crate::convert::value_error;
 use crate::types::PyRules;
-use ddz_core::simulate::{identities, simulate_from, Action, Card, Dealt, Outcome, Policy};
+use ddz_core::simulate::columns::{Extra, HIDDEN_WIDTH, OPEN_WIDTH};
+use ddz_core::simulate::{identities, Action, Card, Columns, Dealt, Outcome, Policy, Series};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -55,20 +56,24 @@ fn action_item<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> 
     })
 }
 
-/// Play `games` deals; returns a dict of numpy arrays (and, with `record`,
-/// the deals and actions of the first `record` games).
+/// Play `games` deals; returns a dict of numpy arrays, with
+/// `hidden_landlord` and `revealed` for the presets with a partner and the
+/// landlord lists for the 3 v 3 presets (and, with `record`,
+/// the deals and actions of the first `record` games). The result arrays
+/// are allocated up front (or refused with MemoryError); the deals run in
+/// blocks with the GIL released, and Ctrl-C stops the run between blocks.
 #[pyfunction]
-#[pyo3(signature = (rules, games, seed = 0, threads = None, policy = "random", record = 0, first = 0))]
+#[pyo3(signature = (rules, games, seed = None, threads = None, policy = "random", record = None, first = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyRules>,
-    games: usize,
-    seed: u64,
-    threads: Option<usize>,
+    games: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     policy: &str,
-    record: usize,
-    first: usize,
+    record: Option<&Bound<'py, PyAny>>,
+    first: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let policy = match policy {
         "random" => Policy::Random,
@@ -79,87 +84,61 @@ pub fn simulate<'py>(
             )))
         }
     };
+    let count = |ob, name| int_arg(ob, name, 0, u64::MAX).map(Option::unwrap_or_default);
+    let games = count(Some(games), "games")?;
+    let seed = count(seed, "seed")?;
+    let record = count(record, "record")?.min(games);
+    let first = count(first, "first")?;
     let threads = threads_from(threads)?;
+    if games > 0 && first.checked_add(games - 1).is_none() {
+        return Err(value_error(format!(
+            "first + games must be at most 2**64 (deal numbers are 64-bit), \
+             got first={first} and games={games}"
+        )));
+    }
     let engine = rules.get().engine();
-    let outcomes = py
-        .detach(|| simulate_from(engine, first, games, seed, threads, policy, record))
-        .map_err(value_error)?;
+    let series = Series::new(engine, seed, policy).map_err(value_error)?;
     let n = engine.rules().players as usize;
+    let extra = Extra::of(&engine.rules().preset);
+    let mut columns = Columns::new(games, n, extra).map_err(memory_error)?;
+    let mut recorded: Vec<Outcome> = Vec::new();
+    in_blocks(py, games as usize, |r| {
+        let keep = (record as usize).saturating_sub(r.start);
+        let block = series.play(first + r.start as u64, r.len(), threads, keep);
+        for (j, o) in block.into_iter().enumerate() {
+            columns.push(&o);
+            if j < keep {
+                recorded.push(o);
+            }
+        }
+    })?;
+    let rows = games as usize;
+    let c = columns;
     let out = PyDict::new(py);
-    let column = |f: &dyn Fn(&Outcome) -> i64| -> Vec<i64> { outcomes.iter().map(f).collect() };
-    out.set_item(
-        "landlord",
-        PyArray1::from_vec(py, column(&|o| o.landlord as i64)),
-    )?;
-    out.set_item(
-        "landlord_won",
-        PyArray1::from_vec(
-            py,
-            outcomes
-                .iter()
-                .map(|o| o.landlord_won)
-                .collect::<Vec<bool>>(),
-        ),
-    )?;
-    out.set_item(
-        "hidden_landlord",
-        PyArray1::from_vec(py, column(&|o| o.hidden_landlord.map_or(-1, |h| h as i64))),
-    )?;
-    out.set_item(
-        "revealed",
-        PyArray1::from_vec(
-            py,
-            outcomes.iter().map(|o| o.revealed).collect::<Vec<bool>>(),
-        ),
-    )?;
-    out.set_item("turns", PyArray1::from_vec(py, column(&|o| o.turns as i64)))?;
-    out.set_item("bombs", PyArray1::from_vec(py, column(&|o| o.bombs as i64)))?;
-    out.set_item(
-        "multiplier",
-        PyArray1::from_vec(py, column(&|o| o.multiplier)),
-    )?;
-    let scores: Vec<i64> = outcomes
-        .iter()
-        .flat_map(|o| o.scores.iter().copied())
-        .collect();
+    out.set_item("landlord", PyArray1::from_vec(py, c.landlord))?;
+    out.set_item("landlord_won", PyArray1::from_vec(py, c.landlord_won))?;
+    out.set_item("turns", PyArray1::from_vec(py, c.turns))?;
+    out.set_item("bombs", PyArray1::from_vec(py, c.bombs))?;
+    out.set_item("multiplier", PyArray1::from_vec(py, c.multiplier))?;
     out.set_item(
         "scores",
-        PyArray1::from_vec(py, scores).reshape([games, n])?,
+        PyArray1::from_vec(py, c.scores).reshape([rows, n])?,
     )?;
-    if matches!(
-        engine.rules().preset.as_str(),
-        "six-player-3v3" | "six-player-3v3-kitty"
-    ) {
+    if extra == Extra::Partner {
+        out.set_item("hidden_landlord", PyArray1::from_vec(py, c.hidden_landlord))?;
+        out.set_item("revealed", PyArray1::from_vec(py, c.revealed))?;
+    }
+    if extra == Extra::LandlordLists {
         // Seats padded with -1: up to three open and two hidden landlords.
-        let seats = |pick: &dyn Fn(&Outcome) -> &[usize], width: usize| {
-            let flat: Vec<i64> = outcomes
-                .iter()
-                .flat_map(|o| {
-                    let seats = pick(o);
-                    (0..width).map(move |i| seats.get(i).map_or(-1, |&s| s as i64))
-                })
-                .collect();
-            PyArray1::from_vec(py, flat).reshape([games, width])
-        };
-        out.set_item("open_landlords", seats(&|o| &o.open_landlords, 3)?)?;
-        out.set_item("hidden_landlords", seats(&|o| &o.hidden_landlords, 2)?)?;
-        let revealed: Vec<bool> = outcomes
-            .iter()
-            .flat_map(|o| {
-                (0..2).map(|i| {
-                    o.hidden_landlords
-                        .get(i)
-                        .is_some_and(|h| o.revealed_landlords.contains(h))
-                })
-            })
-            .collect();
-        out.set_item(
-            "hidden_revealed",
-            PyArray1::from_vec(py, revealed).reshape([games, 2])?,
-        )?;
+        let open = PyArray1::from_vec(py, c.open_landlords).reshape([rows, OPEN_WIDTH])?;
+        let hidden = PyArray1::from_vec(py, c.hidden_landlords).reshape([rows, HIDDEN_WIDTH])?;
+        let shown = PyArray1::from_vec(py, c.hidden_revealed).reshape([rows, HIDDEN_WIDTH])?;
+        out.set_item("open_landlords", open)?;
+        out.set_item("hidden_landlords", hidden)?;
+        out.set_item("hidden_revealed", shown)?;
     }
     let records = PyList::empty(py);
-    for o in outcomes.iter().take(record) {
+    for o in &recorded {
         let rec = PyDict::new(py);
         let deals = PyList::empty(py);
         for d in &o.deals {

@@ -106,18 +106,22 @@ fn base_json(rules: &Rules) -> PyResult<serde_json::Value> {
     serde_json::to_value(rules).map_err(value_error)
 }
 
+/// One option as given: its name, its JSON value and its Python repr (for
+/// messages: `10**30` shows as given, not as a JSON float).
+type Given = (String, serde_json::Value, String);
+
 /// The preset's options with `overrides` applied, each checked on its own so
 /// that an error names the option at fault.
 fn apply_options(
     mut base: serde_json::Value,
-    overrides: &serde_json::Value,
+    overrides: &[Given],
     preset: &str,
 ) -> PyResult<Rules> {
-    let (Some(fields), Some(overrides)) = (base.as_object_mut(), overrides.as_object()) else {
+    let Some(fields) = base.as_object_mut() else {
         return Err(value_error("options must be keyword arguments"));
     };
     let known: Vec<String> = fields.keys().cloned().collect();
-    for (name, value) in overrides {
+    for (name, value, shown) in overrides {
         if !fields.contains_key(name) {
             return Err(value_error(format!(
                 "unknown option {name:?}; the options are: {}",
@@ -127,13 +131,45 @@ fn apply_options(
         let mut trial = fields.clone();
         trial.insert(name.clone(), value.clone());
         if let Err(e) = serde_json::from_value::<Rules>(serde_json::Value::Object(trial)) {
+            // serde's "invalid type: floating point `1e30`, expected u8"
+            // would show the value as JSON read it: keep what was expected.
+            let e = e.to_string();
+            let why = e.find("expected ").map_or(e.as_str(), |at| &e[at..]);
             return Err(value_error(format!(
-                "bad value {value} for option {name:?} of preset {preset:?}: {e}"
+                "bad value {shown} for option {name:?} of preset {preset:?}: {why}"
             )));
         }
         fields.insert(name.clone(), value.clone());
     }
     serde_json::from_value(base).map_err(value_error)
+}
+
+/// Each option as JSON (NaN and infinities refused), named in any error.
+fn given_options(
+    py: Python<'_>,
+    options: &Bound<'_, PyDict>,
+    preset: &str,
+) -> PyResult<Vec<Given>> {
+    let json = json_module(py)?;
+    let strict = PyDict::new(py);
+    strict.set_item("allow_nan", false)?;
+    let mut out = Vec::with_capacity(options.len());
+    for (name, value) in options.iter() {
+        let name: String = name.extract()?;
+        let shown = value.repr()?.to_string();
+        let bad = |why: String| {
+            value_error(format!(
+                "bad value {shown} for option {name:?} of preset {preset:?}: {why}"
+            ))
+        };
+        let text: String = json
+            .call_method("dumps", (&value,), Some(&strict))
+            .map_err(|e| bad(format!("not a plain JSON value ({})", e.value(py))))?
+            .extract()?;
+        let parsed = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        out.push((name, parsed, shown));
+    }
+    Ok(out)
 }
 
 fn build(rules: Rules) -> PyResult<PyRules> {
@@ -166,11 +202,7 @@ impl PyRules {
         let Some(options) = options.filter(|o| !o.is_empty()) else {
             return build(rules);
         };
-        let text: String = json_module(py)?
-            .call_method1("dumps", (options,))
-            .map_err(|e| value_error(format!("options must be plain JSON values: {e}")))?
-            .extract()?;
-        let overrides: serde_json::Value = serde_json::from_str(&text).map_err(value_error)?;
+        let overrides = given_options(py, options, preset)?;
         let rules = apply_options(base_json(&rules)?, &overrides, preset)?;
         build(rules)
     }
@@ -303,7 +335,7 @@ impl PyRules {
         py: Python<'py>,
         hands: &Bound<'py, PyAny>,
         prevs: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, numpy::PyArray1<i64>>> {
         crate::batch::count_moves_batch(py, &self.engine, hands, prevs, threads)
     }
@@ -316,7 +348,7 @@ impl PyRules {
         py: Python<'py>,
         hands: &Bound<'py, PyAny>,
         prevs: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(
         Bound<'py, numpy::PyArray1<i64>>,
         Bound<'py, numpy::PyArray2<u8>>,

@@ -19,6 +19,7 @@
 //! the play, and `bidding.rs` takes bids of 1 to 3.
 
 mod bidding;
+pub mod columns;
 mod copies;
 mod deck;
 mod five;
@@ -32,8 +33,10 @@ use crate::cards::{Cards, SYMBOLS, TWO};
 use crate::engine::Engine;
 use crate::play::Move;
 use crate::rules::{Rules, PRESETS};
-use rayon::prelude::*;
 use std::fmt;
+
+pub use crate::batch::TooBig;
+pub use columns::Columns;
 
 /// How the simulated players choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,27 +332,52 @@ pub fn simulate_from(
     policy: Policy,
     record: usize,
 ) -> Result<Vec<Outcome>, Unsupported> {
-    let flow = flow_of(&engine.rules().preset)?;
-    let play = |i: usize| {
-        let index = (first + i) as u64;
-        let mut rng = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    Ok(Series::new(engine, seed, policy)?.play(first as u64, games, threads, record))
+}
+
+/// A series of deals: one rule set, seed and policy. Deal `i` of the
+/// series draws from its own generator, seeded from (seed, i), so any part
+/// of the series can be played on its own, on any number of threads.
+#[derive(Clone, Copy)]
+pub struct Series<'e> {
+    engine: &'e Engine,
+    flow: Flow,
+    seed: u64,
+    policy: Policy,
+}
+
+impl<'e> Series<'e> {
+    pub fn new(engine: &'e Engine, seed: u64, policy: Policy) -> Result<Self, Unsupported> {
+        Ok(Series {
+            engine,
+            flow: flow_of(&engine.rules().preset)?,
+            seed,
+            policy,
+        })
+    }
+
+    /// Deal `index` of the series, with its deals and actions if `record`.
+    pub fn deal(&self, index: u64, record: bool) -> Outcome {
+        let mut rng = Rng(self.seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
         rng.next();
-        let table = Table::new(engine, policy, i < record);
-        match flow {
+        let table = Table::new(self.engine, self.policy, record);
+        match self.flow {
             Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),
             Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
             Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
             Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),
             Flow::ThreeVThree(variant) => six3v3::Deal::new(table, variant).run(&mut rng),
         }
-    };
-    Ok(batch::run_on(threads, || {
-        (0..games)
-            .into_par_iter()
-            .with_min_len(64)
-            .map(play)
-            .collect()
-    }))
+    }
+
+    /// Deals `first .. first + games` on `threads` threads, in order; the
+    /// first `record` of them keep their deals and actions. Indices past
+    /// `u64::MAX` wrap (callers check the range; see `columns.rs`).
+    pub fn play(&self, first: u64, games: usize, threads: usize, record: usize) -> Vec<Outcome> {
+        batch::map_rows(threads, games, |i| {
+            self.deal(first.wrapping_add(i as u64), i < record)
+        })
+    }
 }
 
 /// A flow's hook after each play (see `Table::tricks`): the seat, the play
