@@ -37,6 +37,19 @@ impl Cards {
         Cards(counts)
     }
 
+    /// The counts as one integer, slot `i` in byte `i`: an exact key for
+    /// tables (hashing one `u128` is cheaper than hashing 16 bytes).
+    #[inline]
+    pub fn key(&self) -> u128 {
+        u128::from_le_bytes(self.0)
+    }
+
+    /// The cards of a `key`.
+    #[inline]
+    pub fn from_key(key: u128) -> Cards {
+        Cards(key.to_le_bytes())
+    }
+
     /// Cards holding `n` copies of one rank.
     pub fn of(rank: usize, n: u8) -> Cards {
         let mut c = Cards::EMPTY;

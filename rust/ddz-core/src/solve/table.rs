@@ -1,0 +1,166 @@
+//! The transposition table: exact full keys, a memory bound, and
+//! replacement of the cheapest entry when a bucket is full.
+//!
+//! An entry is four `u128`: the three hand keys, then the position's meta
+//! word (seat to move, trick owner, play to beat), a verdict and a work
+//! figure. A lookup compares the whole key, so a hit is never a collision.
+
+/// Entries per bucket; a bucket is 256 bytes, four cache lines.
+const WAYS: usize = 4;
+/// Bytes per entry.
+pub(super) const ENTRY_BYTES: usize = 64;
+const OCCUPIED: u128 = 1 << 63;
+const WIN: u128 = 1 << 62;
+
+/// A position's full key.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Key {
+    pub hands: [u128; 3],
+    pub meta: u32,
+}
+
+impl Key {
+    fn hash(&self) -> u64 {
+        // Multiply-fold: cheap and well mixed for count vectors.
+        const M: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = self.meta as u64;
+        for k in self.hands {
+            h = (h ^ k as u64).wrapping_mul(M);
+            h = (h ^ (k >> 64) as u64).wrapping_mul(M);
+        }
+        h ^ h >> 29
+    }
+}
+
+pub(super) struct Table {
+    slots: Vec<[u128; 4]>,
+    /// Most entries the memory bound allows (a power of two, ≥ one bucket).
+    max_entries: usize,
+    stored: usize,
+}
+
+impl Table {
+    pub fn new(max_bytes: usize) -> Table {
+        let most = (max_bytes / ENTRY_BYTES).max(WAYS);
+        let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
+        Table {
+            slots: vec![[0; 4]; max_entries.min(1 << 12)],
+            max_entries,
+            stored: 0,
+        }
+    }
+
+    /// Bytes the table holds now.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|e| *e = [0; 4]);
+        self.stored = 0;
+    }
+
+    fn bucket(&self, key: &Key) -> usize {
+        (key.hash() as usize & (self.slots.len() - 1)) & !(WAYS - 1)
+    }
+
+    fn matches(e: &[u128; 4], key: &Key) -> bool {
+        e[3] & OCCUPIED != 0 && e[3] as u32 == key.meta && e[..3] == key.hands
+    }
+
+    pub fn get(&self, key: &Key) -> Option<bool> {
+        let b = self.bucket(key);
+        self.slots[b..b + WAYS]
+            .iter()
+            .find(|e| Self::matches(e, key))
+            .map(|e| e[3] & WIN != 0)
+    }
+
+    /// Store a verdict; `work` is the size of the search that found it
+    /// (log2 of nodes), so that cheap entries are the ones replaced.
+    pub fn put(&mut self, key: &Key, win: bool, work: u8) {
+        if self.stored * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_entries {
+            self.grow();
+        }
+        let b = self.bucket(key);
+        let bucket = &mut self.slots[b..b + WAYS];
+        let way = match bucket.iter().position(|e| Self::matches(e, key)) {
+            Some(w) => w,
+            None => match bucket.iter().position(|e| e[3] & OCCUPIED == 0) {
+                Some(w) => {
+                    self.stored += 1;
+                    w
+                }
+                None => (0..WAYS)
+                    .min_by_key(|&w| (bucket[w][3] >> 40) as u8)
+                    .unwrap_or(0),
+            },
+        };
+        let mut meta = OCCUPIED | key.meta as u128 | (work as u128) << 40;
+        if win {
+            meta |= WIN;
+        }
+        bucket[way] = [key.hands[0], key.hands[1], key.hands[2], meta];
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(&mut self.slots, vec![[0; 4]; 0]);
+        self.slots = vec![[0; 4]; old.len() * 2];
+        self.stored = 0;
+        for e in old.into_iter().filter(|e| e[3] & OCCUPIED != 0) {
+            let key = Key {
+                hands: [e[0], e[1], e[2]],
+                meta: e[3] as u32,
+            };
+            let b = self.bucket(&key);
+            if let Some(slot) = self.slots[b..b + WAYS]
+                .iter_mut()
+                .find(|s| s[3] & OCCUPIED == 0)
+            {
+                *slot = e;
+                self.stored += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(i: u128) -> Key {
+        Key {
+            hands: [i, i * 7 + 1, 0],
+            meta: (i % 5) as u32,
+        }
+    }
+
+    #[test]
+    fn keeps_what_fits_and_never_confuses_keys() {
+        let mut t = Table::new(1 << 20);
+        for i in 0..10_000u128 {
+            t.put(&key(i), i % 3 == 0, (i % 7) as u8);
+        }
+        assert!(t.bytes() <= 1 << 20);
+        let mut found = 0;
+        for i in 0..10_000u128 {
+            if let Some(v) = t.get(&key(i)) {
+                assert_eq!(v, i % 3 == 0);
+                found += 1;
+            }
+        }
+        assert!(found > 5_000, "{found}");
+        assert_eq!(t.get(&key(20_000)), None);
+    }
+
+    #[test]
+    fn growth_keeps_entries() {
+        let mut t = Table::new(1 << 24);
+        for i in 0..3_000u128 {
+            t.put(&key(i), i % 2 == 0, 1);
+        }
+        for i in 0..3_000u128 {
+            assert_eq!(t.get(&key(i)), Some(i % 2 == 0));
+        }
+    }
+}
