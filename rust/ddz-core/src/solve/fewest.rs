@@ -6,9 +6,31 @@ use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A multiply-fold hasher for `u128` keys (SipHash costs more than the lookup).
+#[derive(Default)]
+pub(super) struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        const M: u64 = 0x9E37_79B9_7F4A_7C15;
+        let h = (self.0 ^ k as u64).wrapping_mul(M);
+        let h = (h ^ (k >> 64) as u64).wrapping_mul(M);
+        self.0 = h ^ h >> 32;
+    }
+}
 
 pub(super) struct Fewest {
-    memo: HashMap<u128, u8>,
+    memo: HashMap<u128, u8, BuildHasherDefault<FoldHasher>>,
     /// Entries kept before the memo starts over (the memory bound's share).
     limit: usize,
 }
@@ -19,7 +41,7 @@ const ENTRY_BYTES: usize = 40;
 impl Fewest {
     pub fn new(max_bytes: usize) -> Fewest {
         Fewest {
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             limit: (max_bytes / ENTRY_BYTES).max(1024),
         }
     }

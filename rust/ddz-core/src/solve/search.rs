@@ -22,21 +22,22 @@ pub(super) struct State {
 }
 
 impl State {
-    fn key(&self) -> Key {
-        let h = |s: usize| self.hands[s].key();
-        if self.n == 2 {
+    /// The table key; None when a hand does not pack (no table then).
+    fn key(&self) -> Option<Key> {
+        let h = |s: usize| self.hands[s].packed();
+        Some(if self.n == 2 {
             // One against one is symmetric: key by mover and other.
             let me = self.to_move as usize;
             Key {
-                hands: [h(me), h(1 - me), 0],
+                hands: [h(me)?, h(1 - me)?, 0],
                 meta: self.target.key(),
             }
         } else {
             Key {
-                hands: [h(0), h(1), h(2)],
+                hands: [h(0)?, h(1)?, h(2)?],
                 meta: self.target.key() | (self.to_move as u32) << 28 | (self.owner as u32) << 30,
             }
-        }
+        })
     }
 
     fn next_seat(&self) -> u8 {
@@ -60,6 +61,15 @@ impl State {
             next.target = Target::Lead;
         }
         next
+    }
+
+    /// No seat of the other side can beat `p` (so the mover leads again).
+    fn opponents_cannot_answer(&self, engine: &Engine, p: &Play) -> bool {
+        (0..self.n).all(|s| {
+            s == self.to_move
+                || self.same_side(s, self.to_move)
+                || !engine.can_answer_target(&self.hands[s as usize], p.to_beat)
+        })
     }
 
     fn same_side(&self, a: u8, b: u8) -> bool {
@@ -330,24 +340,22 @@ impl<'e> Solver<'e> {
         if self.pool.len() <= depth {
             self.pool.resize_with(depth + 1, Default::default);
         }
+        let key = st.key();
+        if let Some(v) = key.and_then(|k| self.table.get(&k)) {
+            return Some(v);
+        }
         let (mut plays, mut order) = std::mem::take(&mut self.pool[depth]);
         collect(self.engine, self.forbid, &hand, st.target, &mut plays);
         let result = if plays.iter().any(|p| p.cards == hand) {
             Some(true) // out in one play: not worth a table entry
         } else {
-            let key = st.key();
-            match self.table.get(&key) {
-                Some(v) => Some(v),
-                None => {
-                    let before = self.nodes;
-                    let v = self.search(st, depth, &plays, &mut order);
-                    if let Some(v) = v {
-                        let work = (64 - (self.nodes - before).leading_zeros()) as u8;
-                        self.table.put(&key, v, work);
-                    }
-                    v
-                }
+            let before = self.nodes;
+            let v = self.search(st, depth, &plays, &mut order);
+            if let (Some(v), Some(key)) = (v, key) {
+                let work = (64 - (self.nodes - before).leading_zeros()) as u8;
+                self.table.put(&key, v, work);
             }
+            v
         };
         self.pool[depth] = (plays, order);
         result
@@ -364,9 +372,16 @@ impl<'e> Solver<'e> {
         let hand = st.hands[me as usize];
         order.clear();
         for (i, p) in plays.iter().enumerate() {
-            order.push((self.order_key(&hand, p), i as u16));
+            let k = self.order_key(&hand, p);
+            order.push((k, i as u16));
         }
         order.sort_unstable();
+        // Two plays to go, the first unbeatable: a win without a search.
+        for &(_, i) in order.iter().take_while(|&&(k, _)| k >> 8 == 1) {
+            if st.opponents_cannot_answer(self.engine, &plays[i as usize]) {
+                return Some(true);
+            }
+        }
         for &(_, i) in order.iter() {
             let child = st.play(&plays[i as usize]);
             debug_assert!(!child.hands[me as usize].is_empty());

@@ -1,39 +1,41 @@
 //! The transposition table: exact full keys, a memory bound, and
 //! replacement of the cheapest entry when a bucket is full.
 //!
-//! An entry is four `u128`: the three hand keys, then the position's meta
-//! word (seat to move, trick owner, play to beat), a verdict and a work
-//! figure. A lookup compares the whole key, so a hit is never a collision.
+//! An entry is four `u64`: the three hands packed four bits a slot, then
+//! the position's meta word (seat to move, trick owner, play to beat), a
+//! verdict and a work figure. A lookup compares the whole key, so a hit is
+//! never a collision. Positions whose hands do not pack (16 copies of one
+//! rank) are searched without the table.
 
-/// Entries per bucket; a bucket is 256 bytes, four cache lines.
+/// Entries per bucket; a bucket is 128 bytes, two cache lines.
 const WAYS: usize = 4;
 /// Bytes per entry.
-pub(super) const ENTRY_BYTES: usize = 64;
-const OCCUPIED: u128 = 1 << 63;
-const WIN: u128 = 1 << 62;
+pub(super) const ENTRY_BYTES: usize = 32;
+const OCCUPIED: u64 = 1 << 63;
+const WIN: u64 = 1 << 62;
 
 /// A position's full key.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Key {
-    pub hands: [u128; 3],
+    pub hands: [u64; 3],
     pub meta: u32,
 }
 
 impl Key {
     fn hash(&self) -> u64 {
-        // Multiply-fold: cheap and well mixed for count vectors.
+        // Multiply-fold: cheap and well mixed for packed count vectors.
         const M: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut h = self.meta as u64;
+        let mut h = (self.meta as u64).wrapping_mul(M);
         for k in self.hands {
-            h = (h ^ k as u64).wrapping_mul(M);
-            h = (h ^ (k >> 64) as u64).wrapping_mul(M);
+            h = (h ^ k).wrapping_mul(M);
+            h ^= h >> 32;
         }
-        h ^ h >> 29
+        h
     }
 }
 
 pub(super) struct Table {
-    slots: Vec<[u128; 4]>,
+    slots: Vec<[u64; 4]>,
     /// Most entries the memory bound allows (a power of two, ≥ one bucket).
     max_entries: usize,
     stored: usize,
@@ -60,14 +62,17 @@ impl Table {
         self.stored = 0;
     }
 
+    #[inline]
     fn bucket(&self, key: &Key) -> usize {
         (key.hash() as usize & (self.slots.len() - 1)) & !(WAYS - 1)
     }
 
-    fn matches(e: &[u128; 4], key: &Key) -> bool {
+    #[inline]
+    fn matches(e: &[u64; 4], key: &Key) -> bool {
         e[3] & OCCUPIED != 0 && e[3] as u32 == key.meta && e[..3] == key.hands
     }
 
+    #[inline]
     pub fn get(&self, key: &Key) -> Option<bool> {
         let b = self.bucket(key);
         self.slots[b..b + WAYS]
@@ -96,7 +101,7 @@ impl Table {
                     .unwrap_or(0),
             },
         };
-        let mut meta = OCCUPIED | key.meta as u128 | (work as u128) << 40;
+        let mut meta = OCCUPIED | key.meta as u64 | (work as u64) << 40;
         if win {
             meta |= WIN;
         }
@@ -104,7 +109,7 @@ impl Table {
     }
 
     fn grow(&mut self) {
-        let old = std::mem::replace(&mut self.slots, vec![[0; 4]; 0]);
+        let old = std::mem::take(&mut self.slots);
         self.slots = vec![[0; 4]; old.len() * 2];
         self.stored = 0;
         for e in old.into_iter().filter(|e| e[3] & OCCUPIED != 0) {
@@ -128,7 +133,7 @@ impl Table {
 mod tests {
     use super::*;
 
-    fn key(i: u128) -> Key {
+    fn key(i: u64) -> Key {
         Key {
             hands: [i, i * 7 + 1, 0],
             meta: (i % 5) as u32,
@@ -137,29 +142,29 @@ mod tests {
 
     #[test]
     fn keeps_what_fits_and_never_confuses_keys() {
-        let mut t = Table::new(1 << 20);
-        for i in 0..10_000u128 {
+        let mut t = Table::new(1 << 18);
+        for i in 0..20_000u64 {
             t.put(&key(i), i % 3 == 0, (i % 7) as u8);
         }
-        assert!(t.bytes() <= 1 << 20);
+        assert!(t.bytes() <= 1 << 18);
         let mut found = 0;
-        for i in 0..10_000u128 {
+        for i in 0..20_000u64 {
             if let Some(v) = t.get(&key(i)) {
                 assert_eq!(v, i % 3 == 0);
                 found += 1;
             }
         }
-        assert!(found > 5_000, "{found}");
-        assert_eq!(t.get(&key(20_000)), None);
+        assert!(found > 4_000, "{found}");
+        assert_eq!(t.get(&key(40_000)), None);
     }
 
     #[test]
     fn growth_keeps_entries() {
         let mut t = Table::new(1 << 24);
-        for i in 0..3_000u128 {
+        for i in 0..3_000u64 {
             t.put(&key(i), i % 2 == 0, 1);
         }
-        for i in 0..3_000u128 {
+        for i in 0..3_000u64 {
             assert_eq!(t.get(&key(i)), Some(i % 2 == 0));
         }
     }
