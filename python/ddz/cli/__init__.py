@@ -7,6 +7,7 @@
     ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
     ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
+    ddz solve PRESET HAND HAND [HAND] [--prev PLAY] [--forbid KIND,...] [--json]  # endgame verdict
 
 Arguments are parsed by ``argparse``; progress bars, tables and colour come
 from ``rich``. Bad input prints one line, ``ddz: error: ...``, to stderr and
@@ -27,6 +28,8 @@ from .common import UsageError
 from .play import cmd_play
 from .query import cmd_classify, cmd_moves
 from .sim import cmd_simulate
+from .solve import add_arguments as add_solve_arguments
+from .solve import cmd_solve
 
 PROG = "ddz"
 EXIT_USAGE = 2
@@ -127,6 +130,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Time moves, count_moves, batches and simulate on seeded hands.",
     )
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    solve = _command(
+        sub,
+        "solve",
+        cmd_solve,
+        help="solve an open-hand endgame (2 or 3 hands) and show a winning line",
+        description="Decide whether the side to move can force going out first, exactly.",
+    )
+    add_solve_arguments(solve)
     return parser
 
 
@@ -142,7 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(
-                "a command is required: moves, classify, simulate, play or bench (see ddz --help)"
+                "a command is required: moves, classify, simulate, play, bench or solve "
+                "(see ddz --help)"
             )
         return int(args.func(args))
     except UsageError as e:

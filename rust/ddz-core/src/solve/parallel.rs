@@ -10,6 +10,9 @@ use std::time::Instant;
 /// What the root search found: the verdict, the winning actions, the positions.
 pub(super) type RootResult = (Option<bool>, Vec<Option<Move>>, u64);
 
+/// One worker's verdicts (root action index, verdict) and its positions.
+type WorkerResult = (Vec<(usize, Option<bool>)>, u64);
+
 pub(super) fn root(
     solver: &mut Solver<'_>,
     _pos: &Position,
@@ -27,7 +30,7 @@ pub(super) fn root(
     let me = root.to_move;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let outcomes: Vec<(Vec<(usize, Option<bool>)>, u64)> = std::thread::scope(|scope| {
+    let outcomes: Vec<WorkerResult> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 let (options, actions, next, stop) = (options.clone(), &actions, &next, &stop);

@@ -81,6 +81,9 @@ impl State {
     }
 }
 
+/// One depth's play list and its (order key, index) pairs.
+type Frame = (Vec<Play>, Vec<(u16, u16)>);
+
 /// An exact solver over one rule set. The table persists between calls, so
 /// asking again in a later position of the same game costs little.
 pub struct Solver<'e> {
@@ -90,7 +93,7 @@ pub struct Solver<'e> {
     table: Table,
     fewest: Fewest,
     /// Play lists and their order, one pair per depth (no allocation per node).
-    pool: Vec<(Vec<Play>, Vec<(u16, u16)>)>,
+    pool: Vec<Frame>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
