@@ -133,8 +133,8 @@ fn main() {
     let mut rng = Rng(2026);
     let sets: [(&str, &[usize], usize, Option<f64>); 4] = [
         ("13 v 12", &[13, 12], 50, None),
-        ("17 v 17", &[17, 17], 30, Some(60.0)),
-        ("20 v 17", &[20, 17], 10, Some(60.0)),
+        ("17 v 17", &[17, 17], 30, Some(30.0)),
+        ("20 v 17", &[20, 17], 10, Some(30.0)),
         ("three hands, 8-10 each", &[0, 0, 0], 20, Some(30.0)),
     ];
     for (name, sizes, n, budget) in sets {

@@ -81,6 +81,9 @@ impl State {
     }
 }
 
+/// The index that stands for a pass in a move order.
+const PASS: u16 = u16::MAX;
+
 /// One depth's play list and its (order key, index) pairs.
 type Frame = (Vec<Play>, Vec<(u16, u16)>);
 
@@ -385,18 +388,23 @@ impl<'e> Solver<'e> {
                 return Some(true);
             }
         }
+        if !st.target.is_lead() {
+            // A pass keeps the hand whole: it is tried after every play
+            // that leaves no more plays to make than the hand needs now.
+            let now = self.fewest.of(self.engine, self.forbid, hand) as u16;
+            let at = order.partition_point(|&(k, _)| k >> 8 <= now);
+            order.insert(at, (0, PASS));
+        }
         for &(_, i) in order.iter() {
-            let child = st.play(&plays[i as usize]);
-            debug_assert!(!child.hands[me as usize].is_empty());
+            let child = if i == PASS {
+                st.pass()
+            } else {
+                st.play(&plays[i as usize])
+            };
             let v = self.win(&child, depth + 1)?;
             if child.same_side(child.to_move, me) == v {
                 return Some(true);
             }
-        }
-        if !st.target.is_lead() {
-            let child = st.pass();
-            let v = self.win(&child, depth + 1)?;
-            return Some(child.same_side(child.to_move, me) == v);
         }
         Some(false)
     }
