@@ -7,6 +7,10 @@
 //!
 //! `SOLVE_BENCH_DEALS` scales the random sets (default 1 = the README's).
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::Rng;
 use ddz_core::solve::{Options, Position, Solution, Solver};
 use ddz_core::{Cards, Engine, Rules};
 use std::time::Instant;
@@ -37,22 +41,9 @@ fn hand(text: &str) -> Cards {
     Cards::parse(&t).unwrap()
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// Hands of the given sizes dealt from one shuffled classic deck.
-fn deal(rng: &mut Rng, sizes: &[usize]) -> Vec<Cards> {
-    let mut deck: Vec<usize> = (0..15)
-        .flat_map(|s| std::iter::repeat_n(s, if s >= 13 { 1 } else { 4 }))
-        .collect();
+fn deal(engine: &Engine, rng: &mut Rng, sizes: &[usize]) -> Vec<Cards> {
+    let mut deck = common::deck(engine);
     sizes
         .iter()
         .map(|&n| {
@@ -152,7 +143,7 @@ fn main() {
                 } else {
                     sizes.to_vec()
                 };
-                let hands = deal(&mut rng, &sizes);
+                let hands = deal(&engine, &mut rng, &sizes);
                 let t = Instant::now();
                 let r = run(&engine, hands.clone(), &options);
                 if t.elapsed().as_secs_f64() > 1.0 {
