@@ -90,7 +90,7 @@ class SolverAgent:
         to_move = seat_of.index(obs["to_act"])
         prev, prev_by = None, None
         if obs["to_beat"] is not None:
-            prev = next((m for m in legal_readings(rules, obs["to_beat"])), None)
+            prev = next(iter(_readings(rules, obs["to_beat"])), None)
             owner = _last_player(rules, obs["history"])
             if prev is None or owner is None:
                 return None
@@ -134,7 +134,7 @@ class SolverAgent:
         return hands
 
 
-def legal_readings(rules, text: str) -> list:
+def _readings(rules, text: str) -> list:
     """The readings of a play's text (``cards`` or ``cards=represents``)."""
     cards = text.split("=")[0]
     return [m for m in rules.classify(cards) if str(m) == text]

@@ -163,3 +163,37 @@ fn six_player_four_decks_low_a2_agrees_with_minimax() {
 fn laizi_as_cards_agrees_with_minimax() {
     agree("laizi", 4, 2000);
 }
+
+/// The core additions the solver stands on: the early-exit answer check
+/// agrees with listing every answer, and target keys are unique.
+#[test]
+fn can_answer_and_target_keys_agree_with_moves() {
+    for preset in ["classic", "four-player", "six-player-2v4", "laizi"] {
+        let e = engine(preset);
+        let mut rng = Rng(9);
+        let mut keys = std::collections::HashMap::new();
+        for _ in 0..1500 {
+            let size = 1 + rng.below(17);
+            let hand = common::random_hand(&e, &mut rng, size);
+            let size = 1 + rng.below(8);
+            let source = common::random_hand(&e, &mut rng, size);
+            let plays = e.moves(&source, None);
+            let prev = plays[rng.below(plays.len())];
+            for p in [None, Some(prev)] {
+                let want = !e.moves(&hand, p.as_ref()).is_empty();
+                assert_eq!(
+                    e.can_answer(&hand, p.as_ref()),
+                    want,
+                    "{preset} {hand} {p:?}"
+                );
+            }
+            let t = e.to_beat(&prev);
+            assert_eq!(
+                *keys.entry(t.key()).or_insert(t),
+                t,
+                "{preset}: two targets, one key"
+            );
+            assert_eq!(hand.packed().is_some(), hand.0.iter().all(|&n| n < 16));
+        }
+    }
+}
