@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = ["Rules", "Cards", "Move", "MoveList", "PRESETS", "default_threads", "simulate"]
+__all__ += ["Solution"]
 
 #: The preset names of RULES.md §3, in table order.
 PRESETS: tuple[str, ...]
@@ -175,6 +176,46 @@ class Rules:
     def beats(self, a: _PlayLike, b: _PlayLike) -> bool:
         """Does play `a` beat play `b`?"""
 
+    def solve(
+        self,
+        hands: Sequence[_CardsLike],
+        to_move: int = 0,
+        prev: _PlayLike | None = None,
+        forbid: Sequence[str] | None = None,
+        max_nodes: int | None = None,
+        *,
+        max_seconds: float | None = None,
+        all: bool = False,
+        prev_by: int | None = None,
+        max_memory: int | None = None,
+        threads: int = 1,
+        line: bool = False,
+    ) -> Solution:
+        """Solve an open-hand position exactly (two or three hands); see docs/solver.md."""
+
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     __hash__: None  # type: ignore[assignment]
+
+@final
+class Solution:
+    """The verdict of an open-hand position for the side to move."""
+
+    @property
+    def win(self) -> bool | None:
+        """True: the side to move forces going out first; False: it cannot; None: budget ran out."""
+
+    @property
+    def plays(self) -> list[Move | str]:
+        """The winning actions at the root (Moves, or "pass"); empty when lost or unknown."""
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched."""
+
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def line(self) -> list[tuple[int, Move | str]]:
+        """With `line=True`: `(seat, action)` pairs to the end of the deal, the
+        winner's winning plays against the loser's first plays in search order."""

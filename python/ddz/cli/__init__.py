@@ -8,6 +8,7 @@
     ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
     ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
+    ddz solve PRESET HAND HAND [HAND] [--prev PLAY] [--forbid KIND,...] [--json]  # endgame verdict
 
 Arguments are parsed by ``argparse``; progress bars, tables and colour come
 from ``rich``. Bad input prints one line, ``ddz: error: ...``, to stderr and
@@ -29,6 +30,8 @@ from .play import cmd_play
 from .query import cmd_classify, cmd_moves
 from .serve import add_serve_command
 from .sim import cmd_simulate
+from .solve import add_arguments as add_solve_arguments
+from .solve import cmd_solve
 
 PROG = "ddz"
 EXIT_USAGE = 2
@@ -133,6 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     add_serve_command(sub)
+    solve = _command(
+        sub,
+        "solve",
+        cmd_solve,
+        help="solve an open-hand endgame (2 or 3 hands) and show a winning line",
+        description="Decide whether the side to move can force going out first, exactly.",
+    )
+    add_solve_arguments(solve)
     return parser
 
 
@@ -148,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(
-                "a command is required: moves, classify, simulate, play, bench or serve "
+                "a command is required: moves, classify, simulate, play, bench, serve or solve "
                 "(see ddz --help)"
             )
         return int(args.func(args))

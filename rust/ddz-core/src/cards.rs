@@ -37,6 +37,36 @@ impl Cards {
         Cards(counts)
     }
 
+    /// The counts as one integer, slot `i` in byte `i`: an exact key for
+    /// tables (hashing one `u128` is cheaper than hashing 16 bytes).
+    #[inline]
+    pub fn key(&self) -> u128 {
+        u128::from_le_bytes(self.0)
+    }
+
+    /// The counts packed four bits a slot into one `u64`, when every count
+    /// is below 16 (always, except 16 copies of a rank in four decks):
+    /// a table key half the size of `key`.
+    #[inline]
+    pub fn packed(&self) -> Option<u64> {
+        if self.mask_at_least(16) != 0 {
+            return None;
+        }
+        let k = self.key();
+        // Fold byte lanes into nibbles: lane i's low nibble lands at bits 4i..4i+4.
+        let mut out = 0u64;
+        for i in 0..16 {
+            out |= ((k >> (8 * i)) as u64 & 0xF) << (4 * i);
+        }
+        Some(out)
+    }
+
+    /// The cards of a `key`.
+    #[inline]
+    pub fn from_key(key: u128) -> Cards {
+        Cards(key.to_le_bytes())
+    }
+
     /// Cards holding `n` copies of one rank.
     pub fn of(rank: usize, n: u8) -> Cards {
         let mut c = Cards::EMPTY;
@@ -322,6 +352,20 @@ mod tests {
                 assert_eq!(Cards(*a).contains(&Cards(*b)), plain, "{a:?} >= {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn packed_keys_are_exact_below_sixteen() {
+        let mut c = Cards::EMPTY;
+        for slot in 0..SLOTS {
+            c.0[slot] = (slot % 16) as u8;
+        }
+        let k = c.packed().unwrap();
+        let back: [u8; SLOTS] = std::array::from_fn(|i| (k >> (4 * i) & 0xF) as u8);
+        assert_eq!(back, c.0);
+        c.0[3] = 16;
+        assert_eq!(c.packed(), None);
+        assert_eq!(Cards::from_key(c.key()), c);
     }
 
     #[test]

@@ -16,6 +16,32 @@ pub trait Sink {
     const COUNTING: bool;
     fn push(&mut self, m: Move);
     fn add(&mut self, n: u64);
+    /// True once the sink wants no more plays: the walk then stops early
+    /// (checked between bodies, so a few more plays may still arrive).
+    #[inline]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Stops at the first play: "can this hand answer at all?".
+#[derive(Default)]
+pub struct Exists(pub bool);
+
+impl Sink for Exists {
+    const COUNTING: bool = true;
+    #[inline]
+    fn push(&mut self, _m: Move) {
+        self.0 = true;
+    }
+    #[inline]
+    fn add(&mut self, n: u64) {
+        self.0 |= n > 0;
+    }
+    #[inline]
+    fn done(&self) -> bool {
+        self.0
+    }
 }
 
 impl Sink for Vec<Move> {
@@ -49,9 +75,11 @@ const SINGLE_SLOTS: u32 = (1 << (BIG_JOKER + 1)) - 1;
 const ORDINARY_SLOTS: u32 = (1 << (TWO + 1)) - 1;
 const JOKERS: u32 = (1 << SMALL_JOKER) | (1 << BIG_JOKER);
 
-/// What a follow must beat.
-#[derive(Clone, Copy)]
-pub(crate) enum Target {
+/// What a follow must beat: the play-to-beat value of a play, all that the
+/// next answer depends on (two plays with the same target have the same
+/// answers). `Engine::to_beat` computes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
     /// A lead: every play.
     Lead,
     /// Same kind and length, stronger; or any bomb.
@@ -65,7 +93,7 @@ pub(crate) enum Target {
 }
 
 impl Target {
-    pub(crate) fn of(engine: &Engine, prev: Option<&Move>) -> Target {
+    pub fn of(engine: &Engine, prev: Option<&Move>) -> Target {
         match prev {
             None => Target::Lead,
             Some(p) if p.kind.is_bomb() => Target::Bomb {
@@ -79,6 +107,23 @@ impl Target {
         }
     }
 
+    /// A compact key, unique per target: 0 for a lead.
+    pub fn key(self) -> u32 {
+        match self {
+            Target::Lead => 0,
+            Target::Play {
+                kind,
+                length,
+                strength,
+            } => 1 << 24 | (kind as u32) << 16 | (length as u32) << 8 | strength as u32,
+            Target::Bomb { power } => 2 << 24 | power as u32,
+        }
+    }
+
+    pub fn is_lead(self) -> bool {
+        matches!(self, Target::Lead)
+    }
+
     /// Bombs must beat this power (0: every bomb).
     pub(crate) fn min_power(self) -> u16 {
         match self {
@@ -88,7 +133,7 @@ impl Target {
     }
 
     /// Does `m` answer this target? (Used where plays are not walked in order.)
-    pub(crate) fn admits(self, engine: &Engine, m: &Move) -> bool {
+    pub fn admits(self, engine: &Engine, m: &Move) -> bool {
         match self {
             Target::Lead => true,
             Target::Bomb { power } => m.kind.is_bomb() && engine.power(m) > power,
@@ -143,9 +188,30 @@ impl Engine {
         plays
     }
 
+    /// The play-to-beat value `m` sets for the next seat.
+    pub fn to_beat(&self, m: &Move) -> Target {
+        Target::of(self, Some(m))
+    }
+
+    /// Can `hand` answer `prev` (lead: any play) at all? Stops at the first answer.
+    pub fn can_answer(&self, hand: &Cards, prev: Option<&Move>) -> bool {
+        self.can_answer_target(hand, Target::of(self, prev))
+    }
+
+    /// `can_answer` for a play-to-beat value.
+    pub fn can_answer_target(&self, hand: &Cards, target: Target) -> bool {
+        let mut found = Exists::default();
+        self.generate_target(hand, target, &mut found);
+        found.0
+    }
+
     /// Walk every play of `hand` answering `prev` into `sink`.
     pub fn generate<S: Sink>(&self, hand: &Cards, prev: Option<&Move>, sink: &mut S) {
-        let target = Target::of(self, prev);
+        self.generate_target(hand, Target::of(self, prev), sink);
+    }
+
+    /// Walk every play of `hand` answering a play-to-beat value into `sink`.
+    pub fn generate_target<S: Sink>(&self, hand: &Cards, target: Target, sink: &mut S) {
         if hand.get(LAIZI) > 0 {
             self.generate_laizi(hand, target, sink);
             return;
@@ -166,6 +232,9 @@ impl Engine {
             Target::Lead => {
                 for spec in &self.specs {
                     walk.spec(spec, None, 0);
+                    if walk.sink.done() {
+                        return;
+                    }
                 }
                 walk.joker_trio_pair(None);
             }
@@ -183,7 +252,9 @@ impl Engine {
             }
             Target::Bomb { .. } => {}
         }
-        walk.bombs(min_power);
+        if !walk.sink.done() {
+            walk.bombs(min_power);
+        }
     }
 }
 
@@ -205,7 +276,7 @@ impl<S: Sink> Walk<'_, S> {
             if S::COUNTING && self.count_one_link_bodies(spec, ranks) {
                 return;
             }
-            while ranks != 0 {
+            while ranks != 0 && !self.sink.done() {
                 let r = ranks.trailing_zeros() as usize;
                 ranks &= ranks - 1;
                 self.body(spec, 1 << r, r, 1);
@@ -248,7 +319,7 @@ impl<S: Sink> Walk<'_, S> {
                 continue;
             }
             let mut m = starts;
-            while m != 0 {
+            while m != 0 && !self.sink.done() {
                 let start = m.trailing_zeros() as usize;
                 m &= m - 1;
                 if !e.window_ok(spec.kind, start, links) {

@@ -23,10 +23,11 @@ mod laizi;
 pub mod play;
 pub mod rules;
 pub mod simulate;
+pub mod solve;
 
 pub use cards::Cards;
 pub use engine::{Engine, Spec, Wing};
 pub use error::{CardError, RulesError};
-pub use generate::{Counter, Sink};
-pub use play::{Kind, Move};
+pub use generate::{Counter, Exists, Sink, Target};
+pub use play::{Kind, Move, Play};
 pub use rules::{Rules, PRESETS};

@@ -4,6 +4,7 @@ mod batch;
 mod convert;
 mod movelist;
 mod simulate;
+mod solve;
 mod types;
 
 use pyo3::prelude::*;
@@ -22,6 +23,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;
     m.add_class::<movelist::MoveList>()?;
+    m.add_class::<solve::PySolution>()?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;
     Ok(())

@@ -356,6 +356,41 @@ impl PyRules {
         crate::batch::moves_batch(py, &self.engine, hands, prevs, threads)
     }
 
+    /// Solve an open-hand position exactly (two or three hands); see docs/solver.md.
+    #[pyo3(signature = (hands, to_move = 0, prev = None, forbid = None, max_nodes = None, *, max_seconds = None, all = false, prev_by = None, max_memory = None, threads = 1, line = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        hands: &Bound<'_, PyAny>,
+        to_move: i64,
+        prev: Option<&Bound<'_, PyAny>>,
+        forbid: Option<&Bound<'_, PyAny>>,
+        max_nodes: Option<i64>,
+        max_seconds: Option<f64>,
+        all: bool,
+        prev_by: Option<i64>,
+        max_memory: Option<i64>,
+        threads: i64,
+        line: bool,
+    ) -> PyResult<crate::solve::PySolution> {
+        crate::solve::solve(
+            py,
+            &self.engine,
+            hands,
+            to_move,
+            prev,
+            forbid,
+            max_nodes,
+            max_seconds,
+            all,
+            prev_by,
+            max_memory,
+            threads,
+            line,
+        )
+    }
+
     /// Does play `a` beat play `b`?
     fn beats(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
         let a = play_from(&self.engine, a)?;

@@ -1,0 +1,411 @@
+//! The search: boolean negamax with move ordering and the table.
+
+use super::fewest::Fewest;
+use super::table::{Key, Table};
+use super::{collect, kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
+use crate::cards::Cards;
+use crate::engine::Engine;
+use crate::generate::Target;
+use crate::play::{Move, Play};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// A position inside the search: fixed-size, copied freely.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct State {
+    hands: [Cards; 3],
+    n: u8,
+    pub(super) to_move: u8,
+    /// The seat whose play is on the table (the mover itself on a lead).
+    owner: u8,
+    target: Target,
+}
+
+impl State {
+    /// The table key; None when a hand does not pack (no table then).
+    fn key(&self) -> Option<Key> {
+        let h = |s: usize| self.hands[s].packed();
+        Some(if self.n == 2 {
+            // One against one is symmetric: key by mover and other.
+            let me = self.to_move as usize;
+            Key {
+                hands: [h(me)?, h(1 - me)?, 0],
+                meta: self.target.key(),
+            }
+        } else {
+            Key {
+                hands: [h(0)?, h(1)?, h(2)?],
+                meta: self.target.key() | (self.to_move as u32) << 28 | (self.owner as u32) << 30,
+            }
+        })
+    }
+
+    fn next_seat(&self) -> u8 {
+        (self.to_move + 1) % self.n
+    }
+
+    fn play(&self, p: &Play) -> State {
+        let mut next = *self;
+        let me = self.to_move as usize;
+        next.hands[me] = self.hands[me] - p.cards;
+        next.to_move = self.next_seat();
+        next.owner = self.to_move;
+        next.target = p.to_beat;
+        next
+    }
+
+    fn pass(&self) -> State {
+        let mut next = *self;
+        next.to_move = self.next_seat();
+        if next.to_move == self.owner {
+            next.target = Target::Lead;
+        }
+        next
+    }
+
+    /// No seat of the other side can beat `p` (so the mover leads again).
+    fn opponents_cannot_answer(&self, engine: &Engine, p: &Play) -> bool {
+        (0..self.n).all(|s| {
+            s == self.to_move
+                || self.same_side(s, self.to_move)
+                || !engine.can_answer_target(&self.hands[s as usize], p.to_beat)
+        })
+    }
+
+    fn same_side(&self, a: u8, b: u8) -> bool {
+        if self.n == 3 {
+            (a == 0) == (b == 0)
+        } else {
+            a == b
+        }
+    }
+}
+
+/// The index that stands for a pass in a move order.
+const PASS: u16 = u16::MAX;
+
+/// One depth's play list and its (order key, index) pairs.
+type Frame = (Vec<Play>, Vec<(u16, u16)>);
+
+/// An exact solver over one rule set. The table persists between calls, so
+/// asking again in a later position of the same game costs little.
+pub struct Solver<'e> {
+    engine: &'e Engine,
+    forbid: u32,
+    options: Options,
+    table: Table,
+    fewest: Fewest,
+    /// Play lists and their order, one pair per depth (no allocation per node).
+    pool: Vec<Frame>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    stop: Option<&'e AtomicBool>,
+}
+
+impl<'e> Solver<'e> {
+    pub fn new(engine: &'e Engine, options: Options) -> Solver<'e> {
+        // Seven eighths of the bound for the table, the rest for the memo.
+        let memory = options.max_memory.max(1 << 16);
+        Solver {
+            engine,
+            forbid: kind_mask(&options.forbid),
+            table: Table::new(memory / 8 * 7),
+            fewest: Fewest::new(memory / 8),
+            options,
+            pool: Vec::new(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+            stop: None,
+        }
+    }
+
+    /// Bytes the table and the memo hold now.
+    pub fn memory(&self) -> usize {
+        self.table.bytes() + self.fewest.bytes()
+    }
+
+    /// Forget every stored verdict.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Decide whether the side to move can force going out first, and how.
+    pub fn solve(&mut self, pos: &Position) -> Result<Solution, SolveError> {
+        let root = self.check(pos)?;
+        let clock = Instant::now();
+        self.start_budget(clock);
+        let mut win = Some(false);
+        let mut plays = Vec::new();
+        if self.options.threads > 1 {
+            let (w, p, nodes) = super::parallel::root(self, pos, &root, clock)?;
+            return Ok(Solution {
+                win: w,
+                plays: p,
+                nodes,
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+        }
+        for (action, child) in self.actions(&root) {
+            match self.value_of(root.to_move, &child) {
+                None => {
+                    if plays.is_empty() {
+                        win = None;
+                    }
+                    break;
+                }
+                Some(true) => {
+                    win = Some(true);
+                    plays.push(action);
+                    if !self.options.all {
+                        break;
+                    }
+                }
+                Some(false) => {}
+            }
+        }
+        Ok(Solution {
+            win,
+            plays,
+            nodes: self.nodes,
+            seconds: clock.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The actions open at `pos` in search order (None is a pass), for a
+    /// caller that follows a line of play.
+    pub fn ordered_actions(&mut self, pos: &Position) -> Result<Vec<Option<Move>>, SolveError> {
+        let root = self.check(pos)?;
+        Ok(self.actions(&root).into_iter().map(|(a, _)| a).collect())
+    }
+
+    /// A line of play from `pos` to the end: the winning side plays its
+    /// first winning action, the losing side its first action in search
+    /// order. Stops early when the budget runs out.
+    pub fn line(&mut self, pos: &Position) -> Result<Vec<(usize, Option<Move>)>, SolveError> {
+        let mut pos = pos.clone();
+        let mut out = Vec::new();
+        let all = std::mem::replace(&mut self.options.all, false);
+        while pos.finished().is_none() {
+            let s = self.solve(&pos)?;
+            let action = match s.win {
+                Some(true) => s.plays[0],
+                Some(false) => self.ordered_actions(&pos)?[0],
+                None => break,
+            };
+            out.push((pos.to_move, action));
+            pos = pos.after(action.as_ref());
+        }
+        self.options.all = all;
+        Ok(out)
+    }
+
+    pub(super) fn set_stop(&mut self, stop: &'e AtomicBool) {
+        self.stop = Some(stop);
+    }
+
+    pub(super) fn start_budget(&mut self, clock: Instant) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.node_limit = self.options.max_nodes.unwrap_or(u64::MAX);
+        self.deadline = self
+            .options
+            .max_seconds
+            .map(|s| clock + std::time::Duration::from_secs_f64(s.clamp(0.0, 1e9)));
+    }
+
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub(super) fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub(super) fn engine(&self) -> &'e Engine {
+        self.engine
+    }
+
+    /// Check a position and turn it into a search state.
+    pub(super) fn check(&self, pos: &Position) -> Result<State, SolveError> {
+        let n = pos.hands.len();
+        if !(2..=3).contains(&n) {
+            return Err(SolveError::Hands(n));
+        }
+        if pos.to_move >= n {
+            return Err(SolveError::Seat {
+                seat: pos.to_move,
+                hands: n,
+            });
+        }
+        if let Some(k) = self
+            .options
+            .forbid
+            .iter()
+            .find(|k| !FORBIDDABLE.contains(k))
+        {
+            return Err(SolveError::Forbid(*k));
+        }
+        if let Some(seat) = pos.finished() {
+            return Err(SolveError::Empty(seat));
+        }
+        let all = pos.hands.iter().fold(Cards::EMPTY, |a, &h| a + h);
+        self.engine
+            .check_cards(&all)
+            .map_err(|e| SolveError::TooManyCards(e.to_string()))?;
+        let owner = match (pos.prev, pos.prev_by) {
+            (None, _) => pos.to_move,
+            (Some(_), Some(s)) if s >= n || s == pos.to_move => {
+                return Err(SolveError::PrevBy(format!(
+                    "seat {s} cannot have made the play seat {} must answer",
+                    pos.to_move
+                )))
+            }
+            (Some(_), by) => by.unwrap_or((pos.to_move + n - 1) % n),
+        };
+        let mut hands = [Cards::EMPTY; 3];
+        hands[..n].copy_from_slice(&pos.hands);
+        Ok(State {
+            hands,
+            n: n as u8,
+            to_move: pos.to_move as u8,
+            owner: owner as u8,
+            target: match &pos.prev {
+                None => Target::Lead,
+                Some(m) => self.engine.to_beat(m),
+            },
+        })
+    }
+
+    /// The root's actions as full moves, with the state each leads to, in search order.
+    pub(super) fn actions(&mut self, st: &State) -> Vec<(Option<Move>, State)> {
+        let hand = st.hands[st.to_move as usize];
+        let mut moves: Vec<Move> = Vec::new();
+        self.engine.generate_target(&hand, st.target, &mut moves);
+        moves.retain(|m| self.forbid >> m.kind as u32 & 1 == 0);
+        let mut out: Vec<(u16, Option<Move>, State)> = moves
+            .into_iter()
+            .map(|m| {
+                let p = Play::of(self.engine, &m);
+                (self.order_key(&hand, &p), Some(m), st.play(&p))
+            })
+            .collect();
+        out.sort_by_key(|&(k, _, _)| k);
+        if !st.target.is_lead() {
+            out.push((u16::MAX, None, st.pass()));
+        }
+        out.into_iter().map(|(_, a, s)| (a, s)).collect()
+    }
+
+    /// Does the side of `me` win after reaching `child`?
+    pub(super) fn value_of(&mut self, me: u8, child: &State) -> Option<bool> {
+        let prev_seat = (child.to_move + child.n - 1) % child.n;
+        if child.hands[prev_seat as usize].is_empty() {
+            return Some(child.same_side(prev_seat, me));
+        }
+        let v = self.win(child, 0)?;
+        Some(if child.same_side(child.to_move, me) {
+            v
+        } else {
+            !v
+        })
+    }
+
+    /// Lower keys are tried first: the fewest plays left, then non-bombs,
+    /// then more cards.
+    fn order_key(&mut self, hand: &Cards, p: &Play) -> u16 {
+        let left = self.fewest.of(self.engine, self.forbid, *hand - p.cards) as u16;
+        let bomb = p.kind.is_bomb() as u16;
+        let len = p.cards.len().min(127) as u16;
+        left << 8 | bomb << 7 | (127 - len)
+    }
+
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.aborted || self.nodes > self.node_limit {
+            self.aborted = true;
+        } else if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let stopped = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            self.aborted = late || stopped;
+        }
+        !self.aborted
+    }
+
+    /// Can the side to move at `st` force going out first? None: out of budget.
+    fn win(&mut self, st: &State, depth: usize) -> Option<bool> {
+        if !self.tick() {
+            return None;
+        }
+        let me = st.to_move as usize;
+        let hand = st.hands[me];
+        if self.pool.len() <= depth {
+            self.pool.resize_with(depth + 1, Default::default);
+        }
+        let key = st.key();
+        if let Some(v) = key.and_then(|k| self.table.get(&k)) {
+            return Some(v);
+        }
+        let (mut plays, mut order) = std::mem::take(&mut self.pool[depth]);
+        collect(self.engine, self.forbid, &hand, st.target, &mut plays);
+        let result = if plays.iter().any(|p| p.cards == hand) {
+            Some(true) // out in one play: not worth a table entry
+        } else {
+            let before = self.nodes;
+            let v = self.search(st, depth, &plays, &mut order);
+            if let (Some(v), Some(key)) = (v, key) {
+                let work = (64 - (self.nodes - before).leading_zeros()) as u8;
+                self.table.put(&key, v, work);
+            }
+            v
+        };
+        self.pool[depth] = (plays, order);
+        result
+    }
+
+    fn search(
+        &mut self,
+        st: &State,
+        depth: usize,
+        plays: &[Play],
+        order: &mut Vec<(u16, u16)>,
+    ) -> Option<bool> {
+        let me = st.to_move;
+        let hand = st.hands[me as usize];
+        order.clear();
+        for (i, p) in plays.iter().enumerate() {
+            let k = self.order_key(&hand, p);
+            order.push((k, i as u16));
+        }
+        order.sort_unstable();
+        // Two plays to go, the first unbeatable: a win without a search.
+        for &(_, i) in order.iter().take_while(|&&(k, _)| k >> 8 == 1) {
+            if st.opponents_cannot_answer(self.engine, &plays[i as usize]) {
+                return Some(true);
+            }
+        }
+        if !st.target.is_lead() {
+            // A pass keeps the hand whole: it is tried after every play
+            // that leaves no more plays to make than the hand needs now.
+            let now = self.fewest.of(self.engine, self.forbid, hand) as u16;
+            let at = order.partition_point(|&(k, _)| k >> 8 <= now);
+            order.insert(at, (0, PASS));
+        }
+        for &(_, i) in order.iter() {
+            let child = if i == PASS {
+                st.pass()
+            } else {
+                st.play(&plays[i as usize])
+            };
+            let v = self.win(&child, depth + 1)?;
+            if child.same_side(child.to_move, me) == v {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+}

@@ -1,0 +1,188 @@
+//! The transposition table: exact full keys, a memory bound, and
+//! replacement of the cheapest entry when a bucket is full.
+//!
+//! An entry is four `u64`: the three hands packed four bits a slot, then
+//! the position's meta word (seat to move, trick owner, play to beat), a
+//! verdict and a work figure. A lookup compares the whole key, so a hit is
+//! never a collision. Positions whose hands do not pack (16 copies of one
+//! rank) are searched without the table.
+
+/// Entries per bucket; a bucket is 128 bytes, two cache lines.
+const WAYS: usize = 4;
+/// Bytes per entry.
+pub(super) const ENTRY_BYTES: usize = 32;
+const OCCUPIED: u64 = 1 << 63;
+const WIN: u64 = 1 << 62;
+
+/// A position's full key.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Key {
+    pub hands: [u64; 3],
+    pub meta: u32,
+}
+
+impl Key {
+    fn hash(&self) -> u64 {
+        // Multiply-fold: cheap and well mixed for packed count vectors.
+        const M: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = (self.meta as u64).wrapping_mul(M);
+        for k in self.hands {
+            h = (h ^ k).wrapping_mul(M);
+            h ^= h >> 32;
+        }
+        // Murmur's finaliser, so that the low bits (the bucket) see every bit.
+        h = (h ^ h >> 33).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^ h >> 33
+    }
+}
+
+pub(super) struct Table {
+    slots: Vec<[u64; 4]>,
+    /// Most entries the memory bound allows (a power of two, ≥ one bucket).
+    max_entries: usize,
+    stored: usize,
+}
+
+impl Table {
+    pub fn new(max_bytes: usize) -> Table {
+        let most = (max_bytes / ENTRY_BYTES).max(WAYS);
+        let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
+        Table {
+            slots: vec![[0; 4]; max_entries.min(1 << 12)],
+            max_entries,
+            stored: 0,
+        }
+    }
+
+    /// Bytes the table holds now.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|e| *e = [0; 4]);
+        self.stored = 0;
+    }
+
+    #[inline]
+    fn bucket(&self, key: &Key) -> usize {
+        (key.hash() as usize & (self.slots.len() - 1)) & !(WAYS - 1)
+    }
+
+    #[inline]
+    fn matches(e: &[u64; 4], key: &Key) -> bool {
+        e[3] & OCCUPIED != 0 && e[3] as u32 == key.meta && e[..3] == key.hands
+    }
+
+    #[inline]
+    pub fn get(&self, key: &Key) -> Option<bool> {
+        let b = self.bucket(key);
+        self.slots[b..b + WAYS]
+            .iter()
+            .find(|e| Self::matches(e, key))
+            .map(|e| e[3] & WIN != 0)
+    }
+
+    /// Store a verdict; `work` is the size of the search that found it
+    /// (log2 of nodes), so that cheap entries are the ones replaced.
+    pub fn put(&mut self, key: &Key, win: bool, work: u8) {
+        if self.stored * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_entries {
+            self.grow();
+        }
+        let mut b = self.bucket(key);
+        let full = |t: &Table, b: usize| t.slots[b..b + WAYS].iter().all(|e| e[3] & OCCUPIED != 0);
+        // A full bucket in a half-full table grows it while the bound allows.
+        while full(self, b)
+            && self.stored * 2 >= self.slots.len()
+            && self.slots.len() < self.max_entries
+            && self.get(key).is_none()
+        {
+            self.grow();
+            b = self.bucket(key);
+        }
+        let bucket = &mut self.slots[b..b + WAYS];
+        let way = match bucket.iter().position(|e| Self::matches(e, key)) {
+            Some(w) => w,
+            None => match bucket.iter().position(|e| e[3] & OCCUPIED == 0) {
+                Some(w) => {
+                    self.stored += 1;
+                    w
+                }
+                None => (0..WAYS)
+                    .min_by_key(|&w| (bucket[w][3] >> 40) as u8)
+                    .unwrap_or(0),
+            },
+        };
+        let mut meta = OCCUPIED | key.meta as u64 | (work as u64) << 40;
+        if win {
+            meta |= WIN;
+        }
+        bucket[way] = [key.hands[0], key.hands[1], key.hands[2], meta];
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![[0; 4]; old.len() * 2];
+        self.stored = 0;
+        for e in old.into_iter().filter(|e| e[3] & OCCUPIED != 0) {
+            let key = Key {
+                hands: [e[0], e[1], e[2]],
+                meta: e[3] as u32,
+            };
+            let b = self.bucket(&key);
+            if let Some(slot) = self.slots[b..b + WAYS]
+                .iter_mut()
+                .find(|s| s[3] & OCCUPIED == 0)
+            {
+                *slot = e;
+                self.stored += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(i: u64) -> Key {
+        Key {
+            hands: [i, i * 7 + 1, 0],
+            meta: (i % 5) as u32,
+        }
+    }
+
+    #[test]
+    fn keeps_what_fits_and_never_confuses_keys() {
+        let mut t = Table::new(1 << 18);
+        for i in 0..20_000u64 {
+            t.put(&key(i), i % 3 == 0, (i % 7) as u8);
+        }
+        assert!(t.bytes() <= 1 << 18);
+        let mut found = 0;
+        for i in 0..20_000u64 {
+            if let Some(v) = t.get(&key(i)) {
+                assert_eq!(v, i % 3 == 0);
+                found += 1;
+            }
+        }
+        assert!(found > 4_000, "{found}");
+        assert_eq!(t.get(&key(40_000)), None);
+    }
+
+    #[test]
+    fn growth_keeps_nearly_every_entry() {
+        let mut t = Table::new(1 << 24);
+        for i in 0..30_000u64 {
+            t.put(&key(i), i % 2 == 0, 1);
+        }
+        let kept = (0..30_000u64)
+            .filter(|&i| {
+                let v = t.get(&key(i));
+                assert!(v.is_none() || v == Some(i % 2 == 0));
+                v.is_some()
+            })
+            .count();
+        assert!(kept > 27_000, "{kept}");
+    }
+}

@@ -1,0 +1,199 @@
+//! The solver against a plain minimax written here: no ordering, no table,
+//! no shortcuts, on the engine's `moves` (not the solver's compact plays).
+//! Random positions of up to 7 cards a hand, two and three hands, leads and
+//! follows, with and without forbidden kinds, in four presets.
+
+mod common;
+
+use common::{engine, Rng};
+use ddz_core::solve::{Options, Position, Solver, FORBIDDABLE};
+use ddz_core::{Cards, Engine, Kind, Move};
+
+/// Does the side of `to_move` force going out first? Farmers (seats 1, 2 of
+/// three) are one side.
+fn minimax(
+    e: &Engine,
+    forbid: &[Kind],
+    hands: &mut [Cards],
+    to_move: usize,
+    prev: Option<Move>,
+    owner: usize,
+) -> bool {
+    let n = hands.len();
+    let side = |s: usize| if n == 3 { (s != 0) as usize } else { s };
+    let next = (to_move + 1) % n;
+    let hand = hands[to_move];
+    for m in e.moves(&hand, prev.as_ref()) {
+        if forbid.contains(&m.kind) {
+            continue;
+        }
+        hands[to_move] = hand - m.cards;
+        let mine = hands[to_move].is_empty() || {
+            let v = minimax(e, forbid, hands, next, Some(m), to_move);
+            (side(next) == side(to_move)) == v
+        };
+        hands[to_move] = hand;
+        if mine {
+            return true;
+        }
+    }
+    if prev.is_none() {
+        return false;
+    }
+    let v = if next == owner {
+        minimax(e, forbid, hands, next, None, next)
+    } else {
+        minimax(e, forbid, hands, next, prev, owner)
+    };
+    (side(next) == side(to_move)) == v
+}
+
+/// Random hands drawn from one deck, and a random play to beat (or a lead).
+fn random_position(e: &Engine, rng: &mut Rng, n: usize, most: usize) -> Position {
+    let mut deck = common::deck(e);
+    let mut draw = |k: usize, rng: &mut Rng| {
+        let mut c = Cards::EMPTY;
+        for _ in 0..k {
+            let i = rng.below(deck.len());
+            c.0[deck.swap_remove(i)] += 1;
+        }
+        c
+    };
+    let hands: Vec<Cards> = (0..n).map(|_| draw(1 + rng.below(most), rng)).collect();
+    let to_move = rng.below(n);
+    let mut pos = Position::lead(hands, to_move);
+    if rng.below(2) == 0 {
+        let source = draw(1 + rng.below(6), rng);
+        let plays = e.moves(&source, None);
+        pos.prev = Some(plays[rng.below(plays.len())]);
+        pos.prev_by = Some((to_move + 1 + rng.below(n - 1)) % n);
+    }
+    pos
+}
+
+fn random_forbid(rng: &mut Rng) -> Vec<Kind> {
+    if rng.below(2) == 0 {
+        return vec![];
+    }
+    FORBIDDABLE
+        .into_iter()
+        .filter(|_| rng.below(2) == 0)
+        .collect()
+}
+
+fn agree(preset: &str, seed: u64, positions: usize) {
+    let e = engine(preset);
+    let mut rng = Rng(seed);
+    let (mut wins, mut follows) = (0, 0);
+    for case in 0..positions {
+        let n = 2 + case % 2;
+        let most = if n == 2 { 7 } else { 5 + rng.below(3) };
+        let pos = random_position(&e, &mut rng, n, most);
+        let forbid = random_forbid(&mut rng);
+        let mut solver = Solver::new(
+            &e,
+            Options {
+                forbid: forbid.clone(),
+                all: true,
+                max_memory: 1 << 22,
+                ..Options::default()
+            },
+        );
+        let got = solver.solve(&pos).unwrap();
+        let mut hands = pos.hands.clone();
+        let owner = pos.owner().unwrap_or(pos.to_move);
+        let want = minimax(&e, &forbid, &mut hands, pos.to_move, pos.prev, owner);
+        let ctx = || {
+            let h: Vec<String> = pos.hands.iter().map(|h| h.to_string()).collect();
+            format!(
+                "{preset} case {case}: hands {h:?} to_move {} prev {:?} by {:?} forbid {forbid:?}",
+                pos.to_move,
+                pos.prev.map(|m| m.to_string()),
+                pos.prev_by
+            )
+        };
+        assert_eq!(got.win, Some(want), "{}", ctx());
+        // Every winning action the solver names wins against every reply,
+        // and every action it leaves out loses.
+        let mut named = 0;
+        let actions = solver.ordered_actions(&pos).unwrap();
+        for a in &actions {
+            let child = pos.after(a.as_ref());
+            let mover_wins = child.finished().is_some() || {
+                let mut hands = child.hands.clone();
+                let v = minimax(
+                    &e,
+                    &forbid,
+                    &mut hands,
+                    child.to_move,
+                    child.prev,
+                    child.owner().unwrap_or(child.to_move),
+                );
+                (child.side(child.to_move) == pos.side(pos.to_move)) == v
+            };
+            let is_named = got.plays.contains(a);
+            named += is_named as usize;
+            assert_eq!(is_named, mover_wins, "{}: action {:?}", ctx(), a);
+        }
+        assert_eq!(named, got.plays.len(), "{}", ctx());
+        wins += want as usize;
+        follows += pos.prev.is_some() as usize;
+    }
+    // The sample holds both verdicts and both kinds of turn.
+    assert!(wins > positions / 10 && wins < positions * 9 / 10, "{wins}");
+    assert!(follows > positions / 3, "{follows}");
+}
+
+#[test]
+fn classic_agrees_with_minimax() {
+    agree("classic", 1, 4000);
+}
+
+#[test]
+fn four_player_two_decks_agrees_with_minimax() {
+    agree("four-player", 2, 2500);
+}
+
+#[test]
+fn six_player_four_decks_low_a2_agrees_with_minimax() {
+    agree("six-player-2v4", 3, 1500);
+}
+
+#[test]
+fn laizi_as_cards_agrees_with_minimax() {
+    agree("laizi", 4, 2000);
+}
+
+/// The core additions the solver stands on: the early-exit answer check
+/// agrees with listing every answer, and target keys are unique.
+#[test]
+fn can_answer_and_target_keys_agree_with_moves() {
+    for preset in ["classic", "four-player", "six-player-2v4", "laizi"] {
+        let e = engine(preset);
+        let mut rng = Rng(9);
+        let mut keys = std::collections::HashMap::new();
+        for _ in 0..1500 {
+            let size = 1 + rng.below(17);
+            let hand = common::random_hand(&e, &mut rng, size);
+            let size = 1 + rng.below(8);
+            let source = common::random_hand(&e, &mut rng, size);
+            let plays = e.moves(&source, None);
+            let prev = plays[rng.below(plays.len())];
+            for p in [None, Some(prev)] {
+                let want = !e.moves(&hand, p.as_ref()).is_empty();
+                assert_eq!(
+                    e.can_answer(&hand, p.as_ref()),
+                    want,
+                    "{preset} {hand} {p:?}"
+                );
+            }
+            let t = e.to_beat(&prev);
+            assert_eq!(
+                *keys.entry(t.key()).or_insert(t),
+                t,
+                "{preset}: two targets, one key"
+            );
+            assert_eq!(hand.packed().is_some(), hand.0.iter().all(|&n| n < 16));
+        }
+    }
+}
