@@ -19,6 +19,7 @@ pub mod auction;
 pub mod deal;
 mod landlord;
 pub mod physical;
+mod resolve;
 pub mod scoring;
 pub mod tricks;
 
@@ -612,7 +613,6 @@ impl Table {
             return Ok(());
         }
         let seat = t.to_act;
-        let phase = t.phase.name();
         match action {
             Action::Play(m) if t.phase == Phase::Play => {
                 if !t.hands[seat].counts.contains(&m.cards) {
@@ -623,17 +623,7 @@ impl Table {
                     Some(last) => Err(Illegal(format!("{m} does not beat {last}"))),
                 }
             }
-            _ => {
-                let allowed: Vec<String> = self
-                    .legal_unordered()
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect();
-                Err(Illegal(format!(
-                    "'{action}' is not allowed for seat {seat} in phase '{phase}'; allowed: {}",
-                    allowed.join(", ")
-                )))
-            }
+            _ => Err(self.not_allowed(&format!("'{action}'"))),
         }
     }
 
