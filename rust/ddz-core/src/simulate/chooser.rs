@@ -1,7 +1,7 @@
 //! Deals played on the table (`crate::table`) by a built-in policy: the
 //! policy only chooses among the table's legal actions.
 
-use super::{Outcome, Policy};
+use super::{Outcome, Policy, TableRecord};
 use crate::engine::Engine;
 use crate::table::{Action, Legal, Phase, Rng, Table};
 use serde_json::{json, Value};
@@ -82,7 +82,7 @@ pub(super) fn play(
 }
 
 /// The deals and actions as `Game` records hold them.
-fn record_of(table: &Table) -> (Vec<Value>, Vec<(usize, Value)>) {
+fn record_of(table: &Table) -> TableRecord {
     let deals = table.deals().iter().map(|d| d.to_json()).collect();
     let actions = table
         .actions()

@@ -203,8 +203,11 @@ pub struct Outcome {
     pub actions: Vec<(usize, Action)>,
     /// A deal played on the table, when recorded: its deals and actions as
     /// `Game` records write them (replaces `deals` and `actions`).
-    pub record: Option<(Vec<serde_json::Value>, Vec<(usize, serde_json::Value)>)>,
+    pub record: Option<TableRecord>,
 }
+
+/// A table deal's record: its deals, and each action as `(seat, entry)`.
+pub type TableRecord = (Vec<serde_json::Value>, Vec<(usize, serde_json::Value)>);
 
 /// Why a rule set cannot be simulated.
 #[derive(Debug, Clone, PartialEq, Eq)]
