@@ -41,9 +41,8 @@ def _replay_on_reference(game: ddz.Game, steps: list[tuple]) -> None:
     rules = game.rules
     ref = Reference(rules, seed=0, _deals=game.deals)
     n = rules.players
-    for i, ((phase, seat, legal, views), (_, action, ids)) in enumerate(
-        zip(steps, game.actions, strict=True)
-    ):
+    assert len(steps) == len(game.actions)
+    for i, ((phase, seat, legal, views), (_, action, ids)) in enumerate(zip(steps, game.actions)):
         where = f"{rules.preset} step {i}"
         assert (ref.phase, ref.to_act) == (phase, seat), where
         assert [str(a) for a in ref.legal_actions()] == legal, where
