@@ -5,6 +5,7 @@ use super::{Outcome, Policy, TableRecord};
 use crate::engine::Engine;
 use crate::table::{Action, Legal, Phase, Rng, Table};
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// The index of the action `policy` takes among `legal` (plays as
@@ -42,6 +43,11 @@ fn declines(a: &Action) -> bool {
     a.to_string().starts_with("no-")
 }
 
+thread_local! {
+    /// One table per thread, reused deal after deal (its buffers stay).
+    static TABLE: RefCell<Option<Table>> = const { RefCell::new(None) };
+}
+
 /// Play deal `index` of the series `seed` on the table.
 pub(super) fn play(
     engine: &Arc<Engine>,
@@ -50,7 +56,29 @@ pub(super) fn play(
     policy: Policy,
     record: bool,
 ) -> Outcome {
-    let mut table = Table::seeded(engine.clone(), seed, index).expect("rules checked when built");
+    TABLE.with_borrow_mut(|slot| {
+        let rng = Rng::for_game(seed, index);
+        let table = match slot {
+            Some(t) if Arc::ptr_eq(t.shared_engine(), engine) => {
+                t.restart(rng);
+                t
+            }
+            _ => slot.insert(
+                Table::new(engine.clone(), rng, Vec::new()).expect("rules checked when built"),
+            ),
+        };
+        play_on(table, engine, seed, index, policy, record)
+    })
+}
+
+fn play_on(
+    table: &mut Table,
+    engine: &Engine,
+    seed: u64,
+    index: u64,
+    policy: Policy,
+    record: bool,
+) -> Outcome {
     // The choices draw from their own generator, the deals from the table's.
     let mut rng = Rng::for_game(!seed, index);
     let mut out = Outcome::default();
@@ -76,7 +104,7 @@ pub(super) fn play(
     out.multiplier = result.multiplier;
     out.scores = result.scores.clone();
     if record {
-        out.record = Some(record_of(&table));
+        out.record = Some(record_of(table));
     }
     out
 }

@@ -392,6 +392,17 @@ impl Table {
         Ok(table)
     }
 
+    /// Start over with a fresh deal drawn from `rng`, forgetting the record
+    /// but keeping the buffers (a simulation plays many deals on one table).
+    pub fn restart(&mut self, rng: Rng) {
+        self.rng = rng;
+        self.queued.clear();
+        self.deals.clear();
+        self.actions.clear();
+        self.cards.clear();
+        self.start();
+    }
+
     /// Game `index` of a series seeded `seed` (as `ddz.simulate` deals).
     pub fn seeded(engine: Arc<Engine>, seed: u64, index: u64) -> Result<Table, SetupError> {
         Table::new(engine, Rng::for_game(seed, index), Vec::new())
@@ -414,11 +425,13 @@ impl Table {
             None => self.family.deal(self.core.rules(), &mut self.rng),
         };
         let t = &mut self.core;
-        t.hands = deal.hands.iter().map(|h| Hand::of(h)).collect();
-        t.kitty = deal.kitty.clone();
+        for (hand, cards) in t.hands.iter_mut().zip(&deal.hands) {
+            *hand = Hand::of(cards);
+        }
+        t.kitty.clone_from(&deal.kitty);
         t.kitty_given = false;
         t.events.clear();
-        t.tricks = Tricks::new(t.players());
+        t.tricks.reset();
         t.history.clear();
         t.result = None;
         t.redeal = false;
@@ -450,6 +463,10 @@ impl Table {
     // ---- what the table shows ------------------------------------------
 
     pub fn engine(&self) -> &Engine {
+        &self.core.engine
+    }
+
+    pub fn shared_engine(&self) -> &Arc<Engine> {
         &self.core.engine
     }
 
