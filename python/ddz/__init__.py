@@ -13,10 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules, Solution, default_threads
+from ddz._ddz import (
+    PRESETS,
+    ActionList,
+    Cards,
+    Move,
+    MoveList,
+    Rules,
+    Solution,
+    Table,
+    default_threads,
+)
 
 # MoveList implements the whole read-only sequence protocol.
 Sequence.register(MoveList)
+Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
@@ -37,6 +48,7 @@ def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
 __all__ = [
     "PASS",
     "PRESETS",
+    "ActionList",
     "Cards",
     "Game",
     "IllegalAction",
@@ -44,6 +56,7 @@ __all__ = [
     "MoveList",
     "Rules",
     "Solution",
+    "Table",
     "agents",
     "default_threads",
     "play",

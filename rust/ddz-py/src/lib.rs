@@ -5,6 +5,7 @@ mod convert;
 mod movelist;
 mod simulate;
 mod solve;
+mod table;
 mod types;
 
 use pyo3::prelude::*;
@@ -24,6 +25,9 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<types::PyMove>()?;
     m.add_class::<movelist::MoveList>()?;
     m.add_class::<solve::PySolution>()?;
+    m.add_class::<table::PyTable>()?;
+    m.add_class::<table::ActionList>()?;
+    m.add("IllegalAction", m.py().get_type::<table::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;
     Ok(())

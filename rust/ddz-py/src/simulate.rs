@@ -2,6 +2,7 @@
 
 use crate::batch::{in_blocks, int_arg, memory_error, threads_from};
 use crate::convert::value_error;
+use crate::table::to_py;
 use crate::types::PyRules;
 use ddz_core::simulate::columns::{Extra, HIDDEN_WIDTH, OPEN_WIDTH};
 use ddz_core::simulate::{identities, Action, Card, Columns, Dealt, Outcome, Policy, Series};
@@ -141,10 +142,19 @@ pub fn simulate<'py>(
     for o in &recorded {
         let rec = PyDict::new(py);
         let deals = PyList::empty(py);
+        let actions = PyList::empty(py);
+        if let Some((table_deals, table_actions)) = &o.record {
+            // Played on the table: already as records write them.
+            for d in table_deals {
+                deals.append(to_py(py, d)?)?;
+            }
+            for (seat, a) in table_actions {
+                actions.append((seat, to_py(py, a)?))?;
+            }
+        }
         for d in &o.deals {
             deals.append(deal_dict(py, d)?)?;
         }
-        let actions = PyList::empty(py);
         for (seat, a) in &o.actions {
             actions.append((seat, action_item(py, a)?))?;
         }

@@ -1,5 +1,8 @@
-//! Whole deals played in Rust by built-in policies: the presets with one
-//! landlord (classic, two-player, four-player, laizi; `landlord.rs`) and
+//! Whole deals played in Rust by built-in policies. The presets the table
+//! plays (`crate::table`: classic, two-player, four-player, laizi) run on
+//! it, the policy choosing among its legal actions (`chooser.rs`); the
+//! others still run their own loops here (temporary, until their families
+//! join the table):
 //! `five-player` with its open and hidden landlords (`five.rs`), and
 //! `five-player-3deck` with its grab, solo or called friend (`five3.rs`),
 //! `six-player-2v4` and `six-player-teams` with their two marked cards
@@ -19,17 +22,17 @@
 //! the play, and `bidding.rs` takes bids of 1 to 3.
 
 mod bidding;
+mod chooser;
 pub mod columns;
 mod copies;
 mod deck;
 mod five;
 mod five3;
-mod landlord;
 mod six2v4;
 mod six3v3;
 
 use crate::batch;
-use crate::cards::{Cards, SYMBOLS, TWO};
+use crate::cards::{Cards, SYMBOLS};
 use crate::engine::Engine;
 use crate::play::Move;
 use crate::rules::{Rules, PRESETS};
@@ -109,39 +112,7 @@ impl fmt::Display for Action {
 // Physical cards, for the presets where a card's suit matters
 // ---------------------------------------------------------------------------
 
-/// Suit letters, lowest first, as the Python deck orders them (♦ ♣ ♥ ♠).
-const SUITS: [char; 4] = ['d', 'c', 'h', 's'];
-
-/// One physical card: a rank slot and, for ranks `3`..`2`, a suit
-/// (an index into `d c h s`; 0 for jokers and laizi, which have none).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Card {
-    pub slot: u8,
-    pub suit: u8,
-}
-
-impl Card {
-    /// Does this card carry a suit (an ordinary rank, not a joker or laizi)?
-    pub fn suited(self) -> bool {
-        self.slot as usize <= TWO
-    }
-}
-
-impl fmt::Display for Card {
-    /// As the Python `Game` writes identities: `9h`, `X`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", SYMBOLS[self.slot as usize])?;
-        if self.suited() {
-            write!(f, "{}", SUITS[self.suit as usize])?;
-        }
-        Ok(())
-    }
-}
-
-/// Cards as identities, low to high by rank then suit (Python's `text`).
-pub fn identities(cards: &[Card]) -> String {
-    sorted(cards).iter().map(Card::to_string).collect()
-}
+pub use crate::table::physical::{identities, Card, SUITS};
 
 /// Cards low to high by rank then suit (Python's `sort_key` order).
 fn sorted(cards: &[Card]) -> Vec<Card> {
@@ -233,7 +204,13 @@ pub struct Outcome {
     /// Every deal dealt (redeals included) and every action, when recorded.
     pub deals: Vec<Dealt>,
     pub actions: Vec<(usize, Action)>,
+    /// A deal played on the table, when recorded: its deals and actions as
+    /// `Game` records write them (replaces `deals` and `actions`).
+    pub record: Option<TableRecord>,
 }
+
+/// A table deal's record: its deals, and each action as `(seat, entry)`.
+pub type TableRecord = (Vec<serde_json::Value>, Vec<(usize, serde_json::Value)>);
 
 /// Why a rule set cannot be simulated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,32 +229,13 @@ impl fmt::Display for Unsupported {
 
 impl std::error::Error for Unsupported {}
 
-/// SplitMix64: small, fast, and the same on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-    /// Fisher-Yates.
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
+use crate::table::Rng;
 
 /// The Python flow a preset plays.
 #[derive(Clone, Copy)]
 enum Flow {
-    Landlord(landlord::Auction),
+    /// On the table (`chooser.rs`).
+    Table,
     FivePlayer,
     FivePlayer3Deck,
     Six(six2v4::Variant),
@@ -303,8 +261,8 @@ fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
     if preset == "six-player-3v3-kitty" {
         return Ok(Flow::ThreeVThree(six3v3::Variant::Kitty));
     }
-    landlord::auction_of(preset)
-        .map(Flow::Landlord)
+    crate::table::family_of(preset)
+        .map(|_| Flow::Table)
         .ok_or_else(|| Unsupported(preset.to_string()))
 }
 
@@ -338,9 +296,11 @@ pub fn simulate_from(
 /// A series of deals: one rule set, seed and policy. Deal `i` of the
 /// series draws from its own generator, seeded from (seed, i), so any part
 /// of the series can be played on its own, on any number of threads.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Series<'e> {
     engine: &'e Engine,
+    /// The same rules, shared with the tables (`chooser.rs` reuses one per thread).
+    shared: std::sync::Arc<Engine>,
     flow: Flow,
     seed: u64,
     policy: Policy,
@@ -350,6 +310,7 @@ impl<'e> Series<'e> {
     pub fn new(engine: &'e Engine, seed: u64, policy: Policy) -> Result<Self, Unsupported> {
         Ok(Series {
             engine,
+            shared: std::sync::Arc::new(engine.clone()),
             flow: flow_of(&engine.rules().preset)?,
             seed,
             policy,
@@ -358,11 +319,10 @@ impl<'e> Series<'e> {
 
     /// Deal `index` of the series, with its deals and actions if `record`.
     pub fn deal(&self, index: u64, record: bool) -> Outcome {
-        let mut rng = Rng(self.seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next();
+        let mut rng = Rng::for_game(self.seed, index);
         let table = Table::new(self.engine, self.policy, record);
         match self.flow {
-            Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),
+            Flow::Table => chooser::play(&self.shared, self.seed, index, self.policy, record),
             Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
             Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
             Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),
