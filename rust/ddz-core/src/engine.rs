@@ -246,7 +246,9 @@ impl Engine {
             Ladder::Laizi => match n {
                 4 if soft => 4,
                 4 => 5,
-                n => n as u16 + 1,
+                // Hi bombs: one class each, or one class for all.
+                n if self.rules.six_beats_five => n as u16 + 1,
+                _ => 6,
             },
         };
         class * CLASS + rank as u16 * 4
@@ -335,6 +337,12 @@ fn validate(r: &Rules) -> Result<(), RulesError> {
                 "players × hand_size + kitty + set_aside = {dealt}, but the deck holds {} cards",
                 r.deck_size()
             ),
+        );
+    }
+    if !r.six_beats_five && r.ladder != Ladder::Laizi {
+        return bad(
+            "six_beats_five",
+            "only the laizi ladder can rank hi bombs by rank alone; more cards always beat fewer on the count_then_rank ladder".into(),
         );
     }
     let mut seen = [[false; 5]; 5];

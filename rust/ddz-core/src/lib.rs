@@ -23,6 +23,7 @@ mod laizi;
 pub mod play;
 pub mod rules;
 pub mod simulate;
+pub mod table;
 
 pub use cards::Cards;
 pub use engine::{Engine, Spec, Wing};

@@ -43,6 +43,19 @@ pub enum ScoreScheme {
     Power,
 }
 
+/// How the one-landlord presets choose their landlord (docs/table.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bidding {
+    /// Bids 1-3 or pass, round and round, until a 3 or until every other
+    /// seat has passed after a bid (classic, four-player).
+    Rounds,
+    /// Call or pass in turn; the first call takes it (two-player).
+    Call,
+    /// One bid each in turn; a 3 ends it (laizi).
+    Once,
+}
+
 /// A joker combination that is a bomb, and its place on the ladder.
 ///
 /// `above` is a rank-bomb size class: the king bomb beats every rank bomb of
@@ -105,6 +118,26 @@ pub struct Rules {
     pub double_step: DoubleStep,
     pub score_scheme: ScoreScheme,
     pub auto_win: bool,
+
+    // ---- the one-landlord flow (classic, two-player, four-player, laizi) ----
+    /// How the landlord is chosen.
+    pub bidding: Bidding,
+    /// Everyone sees the kitty once the landlord takes it.
+    pub kitty_shown: bool,
+    /// The smallest rank bomb (in cards) that doubles the stake.
+    pub doubling_bomb: u8,
+    /// After a bid of 3, the seats that have not bid may kick, then the
+    /// landlord may counter-kick (needs `bidding: once`).
+    pub kicks: bool,
+    /// What each kick and the counter-kick multiply the stake by.
+    pub kick_factor: u8,
+    /// When every seat passes, the first seat in bidding order holding the
+    /// big joker with a 2 or with the small joker must take it at 1, rather
+    /// than a redeal.
+    pub strong_hand_bids: bool,
+    /// Laizi ladder: a hi bomb of six cards beats one of five; off, hi
+    /// bombs compare by rank only.
+    pub six_beats_five: bool,
 }
 
 /// The preset names, in RULES.md order.
@@ -185,6 +218,13 @@ impl Rules {
             double_step: DoubleStep::X2,
             score_scheme: ScoreScheme::Multiply,
             auto_win: false,
+            bidding: Bidding::Rounds,
+            kitty_shown: true,
+            doubling_bomb: 4,
+            kicks: false,
+            kick_factor: 2,
+            strong_hand_bids: false,
+            six_beats_five: true,
         };
         // Kinds shared by every multi-deck preset.
         let multi = |preset: &str, players, decks, hand_size, kitty| Rules {
@@ -208,10 +248,14 @@ impl Rules {
                 players: 2,
                 hand_size: 20,
                 set_aside: 11,
+                bidding: Bidding::Call,
+                kitty_shown: false,
                 ..classic
             },
             "four-player" => Rules {
                 king_bombs: vec![kb(2, 2, 8, 0)],
+                kitty_shown: false,
+                doubling_bomb: 6,
                 ..multi(name, 4, 2, 25, 8)
             },
             "five-player" => {
@@ -287,6 +331,9 @@ impl Rules {
                 laizi: 2,
                 kitty: 5,
                 ladder: Ladder::Laizi,
+                bidding: Bidding::Once,
+                kicks: true,
+                strong_hand_bids: true,
                 // soft (class 4) < hard (class 5) < rocket < hi (classes 6, 7)
                 king_bombs: vec![kb(1, 1, 5, 0)],
                 ..classic
@@ -319,8 +366,22 @@ impl Rules {
         serde_json::to_string(self).expect("rules always serialise")
     }
 
+    /// A rule set from `to_json`'s text. Options a rule set of an older
+    /// version lacks take their preset's value, so older records load.
     pub fn from_json(text: &str) -> Result<Rules, serde_json::Error> {
-        serde_json::from_str(text)
+        let mut value: serde_json::Value = serde_json::from_str(text)?;
+        let preset = value
+            .get("preset")
+            .and_then(|p| p.as_str())
+            .and_then(|p| Rules::preset(p).ok());
+        if let (Some(fields), Some(preset)) = (value.as_object_mut(), preset) {
+            if let serde_json::Value::Object(defaults) = serde_json::to_value(preset)? {
+                for (name, default) in defaults {
+                    fields.entry(name).or_insert(default);
+                }
+            }
+        }
+        serde_json::from_value(value)
     }
 }
 
@@ -354,6 +415,18 @@ mod tests {
             let r = Rules::preset(name).unwrap();
             assert_eq!(Rules::from_json(&r.to_json()).unwrap(), r);
         }
+    }
+
+    #[test]
+    fn options_missing_from_an_older_rule_set_take_the_preset_value() {
+        let laizi = Rules::preset("laizi").unwrap();
+        let mut old: serde_json::Value = serde_json::from_str(&laizi.to_json()).unwrap();
+        for name in ["bidding", "kicks", "kick_factor", "six_beats_five"] {
+            old.as_object_mut().unwrap().remove(name);
+        }
+        assert_eq!(Rules::from_json(&old.to_string()).unwrap(), laizi);
+        old["preset"] = "house".into();
+        assert!(Rules::from_json(&old.to_string()).is_err());
     }
 
     #[test]

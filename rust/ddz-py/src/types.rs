@@ -6,6 +6,7 @@ use ddz_core::{Cards, Engine, Move, Rules};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::sync::Arc;
 
 /// A multiset of cards as a count vector over 3..2, X, D, L.
 #[pyclass(name = "Cards", module = "ddz", frozen, eq, hash)]
@@ -95,7 +96,7 @@ impl PyMove {
 /// A rule set: a preset with options, compiled for play.
 #[pyclass(name = "Rules", module = "ddz", frozen)]
 pub struct PyRules {
-    engine: Engine,
+    engine: Arc<Engine>,
 }
 
 fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
@@ -136,9 +137,13 @@ fn apply_options(
     serde_json::from_value(base).map_err(value_error)
 }
 
+/// Compile a rule set, refusing one the table could not play to the end
+/// (the family's check), before any deal starts.
 fn build(rules: Rules) -> PyResult<PyRules> {
+    let engine = Engine::new(rules).map_err(value_error)?;
+    ddz_core::table::check_rules(engine.rules()).map_err(value_error)?;
     Ok(PyRules {
-        engine: Engine::new(rules).map_err(value_error)?,
+        engine: Arc::new(engine),
     })
 }
 
@@ -153,6 +158,11 @@ pub(crate) fn to_list<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'p
 impl PyRules {
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// The compiled rule set, shared (a table holds one).
+    pub fn shared_engine(&self) -> Arc<Engine> {
+        self.engine.clone()
     }
 }
 

@@ -28,7 +28,7 @@ mod six2v4;
 mod six3v3;
 
 use crate::batch;
-use crate::cards::{Cards, SYMBOLS, TWO};
+use crate::cards::{Cards, SYMBOLS};
 use crate::engine::Engine;
 use crate::play::Move;
 use crate::rules::{Rules, PRESETS};
@@ -106,39 +106,7 @@ impl fmt::Display for Action {
 // Physical cards, for the presets where a card's suit matters
 // ---------------------------------------------------------------------------
 
-/// Suit letters, lowest first, as the Python deck orders them (♦ ♣ ♥ ♠).
-const SUITS: [char; 4] = ['d', 'c', 'h', 's'];
-
-/// One physical card: a rank slot and, for ranks `3`..`2`, a suit
-/// (an index into `d c h s`; 0 for jokers and laizi, which have none).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Card {
-    pub slot: u8,
-    pub suit: u8,
-}
-
-impl Card {
-    /// Does this card carry a suit (an ordinary rank, not a joker or laizi)?
-    pub fn suited(self) -> bool {
-        self.slot as usize <= TWO
-    }
-}
-
-impl fmt::Display for Card {
-    /// As the Python `Game` writes identities: `9h`, `X`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", SYMBOLS[self.slot as usize])?;
-        if self.suited() {
-            write!(f, "{}", SUITS[self.suit as usize])?;
-        }
-        Ok(())
-    }
-}
-
-/// Cards as identities, low to high by rank then suit (Python's `text`).
-pub fn identities(cards: &[Card]) -> String {
-    sorted(cards).iter().map(Card::to_string).collect()
-}
+pub use crate::table::physical::{identities, Card, SUITS};
 
 /// Cards low to high by rank then suit (Python's `sort_key` order).
 fn sorted(cards: &[Card]) -> Vec<Card> {
@@ -249,27 +217,7 @@ impl fmt::Display for Unsupported {
 
 impl std::error::Error for Unsupported {}
 
-/// SplitMix64: small, fast, and the same on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-    /// Fisher-Yates.
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
+use crate::table::Rng;
 
 /// The Python flow a preset plays.
 #[derive(Clone, Copy)]
@@ -332,8 +280,7 @@ pub fn simulate_from(
     let flow = flow_of(&engine.rules().preset)?;
     let play = |i: usize| {
         let index = (first + i) as u64;
-        let mut rng = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next();
+        let mut rng = Rng::for_game(seed, index);
         let table = Table::new(engine, policy, i < record);
         match flow {
             Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),

@@ -1,0 +1,806 @@
+//! The table: one deal of any preset as a steppable state machine.
+//!
+//! A [`Table`] is made from a rule set and a deal (given, or drawn from a
+//! seeded generator). It answers its [`Phase`], the seat to act, the legal
+//! actions, the observation of any seat and, once over, the result;
+//! [`Table::apply`] takes one action and refuses an illegal one without
+//! changing anything. `ddz.Game`, `ddz.simulate` and the batched
+//! environments all run on it (docs/table.md).
+//!
+//! What every preset shares lives here and beside it: dealing
+//! (`deal.rs`), auctions (`auction.rs`), trick play (`tricks.rs` and the
+//! play phase below), scoring (`scoring.rs`), physical cards
+//! (`physical.rs`). What differs is a [`Family`]: one file per family of
+//! presets (`landlord.rs`), registered in [`FAMILIES`]. Within a family a
+//! preset is data: the `Rules` options the family reads.
+
+pub mod action;
+pub mod auction;
+pub mod deal;
+mod landlord;
+pub mod physical;
+pub mod scoring;
+pub mod tricks;
+
+pub use action::Action;
+pub use deal::{Deal, Rng};
+pub use physical::{Card, Hand};
+pub use scoring::{Event, Settlement};
+
+use crate::engine::Engine;
+use crate::error::RulesError;
+use crate::play::Move;
+use crate::rules::Rules;
+use serde_json::{Map, Value};
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::Arc;
+use tricks::Tricks;
+
+/// Where a deal stands. Each family uses some of the decision phases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Bid,
+    Kick,
+    Grab,
+    /// Five-player-3deck: the main landlord's solo or friend call.
+    Call,
+    Reveal,
+    Double,
+    Show,
+    ChooseSide,
+    Play,
+    Over,
+}
+
+impl Phase {
+    /// As `Game.phase` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Bid => "bid",
+            Phase::Kick => "kick",
+            Phase::Grab => "grab",
+            Phase::Call => "call",
+            Phase::Reveal => "reveal",
+            Phase::Double => "double",
+            Phase::Show => "show",
+            Phase::ChooseSide => "choose_side",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// An action the table refused, and why; the table is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Illegal(pub String);
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+/// A family of presets: how roles are chosen, who sees what, and how a deal
+/// is scored. The table runs the trick play and calls these hooks; a family
+/// changes the shared state only through [`Core`].
+///
+/// A new family is one file implementing this trait plus one entry in
+/// [`FAMILIES`] (docs/table.md).
+pub trait Family: Send + Sync {
+    fn clone_box(&self) -> Box<dyn Family>;
+
+    /// Deal keys beyond `hands`, `kitty`, `set_aside` and `first`.
+    fn deal_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// A fresh random deal (marked cards are chosen here).
+    fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
+        Deal::shuffled(rules, rng)
+    }
+
+    /// Check a given deal's family keys (`deal.extra`).
+    fn check_deal(&self, _rules: &Rules, _deal: &Deal) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// A new deal is on the table: reset every role and set the phase and
+    /// the first seat to act.
+    fn start(&mut self, t: &mut Core, deal: &Deal);
+
+    /// The decisions open to `t.to_act` in the current (pre-play) phase, in
+    /// the order `Game` lists them.
+    fn legal(&self, t: &Core, out: &mut Vec<Action>);
+
+    /// Take one legal pre-play decision of `seat`.
+    fn apply(&mut self, t: &mut Core, seat: usize, action: Action);
+
+    /// After `seat` played `m` (the physical `cards`, already out of the
+    /// hand). The family may end the deal here.
+    fn on_play(&mut self, _t: &mut Core, _seat: usize, _m: &Move, _cards: &[Card]) {}
+
+    /// The result once `winner` has emptied their hand.
+    fn finish(&mut self, t: &Core, winner: usize) -> Settlement;
+
+    /// The roles `seat` may know, added to its observation.
+    fn observe(&self, _t: &Core, _seat: usize, _out: &mut Map<String, Value>) {}
+
+    /// Other seats whose whole hand `seat` may see now.
+    fn hands_seen_by(&self, _t: &Core, _seat: usize) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// May `seat` see the kitty now?
+    fn kitty_seen_by(&self, _t: &Core, _seat: usize) -> bool {
+        false
+    }
+
+    /// May `viewer` see that `seat` took `action`? Plays and most
+    /// decisions are public; a family hides its secret choices.
+    fn visible(&self, _t: &Core, _viewer: usize, _seat: usize, _action: &Action) -> bool {
+        true
+    }
+
+    /// Roles as `ddz.simulate` reports them.
+    fn roles(&self) -> Roles;
+}
+
+/// The roles at the end of a deal, for `ddz.simulate`'s columns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Roles {
+    pub landlord: usize,
+    pub hidden_landlord: Option<usize>,
+    pub revealed: bool,
+    pub open_landlords: Vec<usize>,
+    pub hidden_landlords: Vec<usize>,
+    pub revealed_landlords: Vec<usize>,
+    pub landlord_won: bool,
+}
+
+/// A family as registered: the presets it plays, the check that refuses
+/// the rule sets it cannot play, and how to make its state.
+pub struct FamilySpec {
+    pub name: &'static str,
+    pub presets: &'static [&'static str],
+    /// Called when a `Rules` is built: an `Err` refuses the rule set before
+    /// any deal starts.
+    pub check: fn(&Rules) -> Result<(), RulesError>,
+    pub new: fn(&Rules) -> Box<dyn Family>,
+}
+
+/// Every family the table plays.
+pub static FAMILIES: &[&FamilySpec] = &[&landlord::SPEC];
+
+/// The family that plays `preset`, if the table plays it.
+pub fn family_of(preset: &str) -> Option<&'static FamilySpec> {
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.presets.contains(&preset))
+}
+
+/// Refuse a rule set the table could not play to the end. Rule sets under
+/// a name no family plays pass (they can still list and compare plays).
+pub fn check_rules(rules: &Rules) -> Result<(), RulesError> {
+    family_of(&rules.preset).map_or(Ok(()), |f| (f.check)(rules))
+}
+
+/// The state every family shares, and the only way a family changes it.
+#[derive(Clone)]
+pub struct Core {
+    engine: Arc<Engine>,
+    pub phase: Phase,
+    pub to_act: usize,
+    pub hands: Vec<Hand>,
+    pub kitty: Vec<Card>,
+    pub kitty_given: bool,
+    /// What has changed the stake so far.
+    pub events: Vec<Event>,
+    pub tricks: Tricks,
+    /// This deal's actions, in order.
+    pub history: Vec<(usize, Action)>,
+    pub result: Option<Settlement>,
+    redeal: bool,
+}
+
+impl Core {
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn rules(&self) -> &Rules {
+        self.engine.rules()
+    }
+
+    pub fn players(&self) -> usize {
+        self.engine.rules().players as usize
+    }
+
+    /// The seat after `seat`.
+    pub fn next(&self, seat: usize) -> usize {
+        (seat + 1) % self.players()
+    }
+
+    /// Everyone passed: deal again once this action is done.
+    pub fn redeal(&mut self) {
+        self.redeal = true;
+    }
+
+    /// `seat` takes `cards` (a share of the kitty); the kitty counts as
+    /// given once `kitty_given` is set.
+    pub fn give(&mut self, seat: usize, cards: &[Card]) {
+        self.hands[seat].add(cards);
+    }
+
+    /// The whole kitty to `seat`.
+    pub fn give_kitty(&mut self, seat: usize) {
+        let kitty = std::mem::take(&mut self.kitty);
+        self.give(seat, &kitty);
+        self.kitty = kitty;
+        self.kitty_given = true;
+    }
+
+    pub fn begin_play(&mut self, leader: usize) {
+        self.phase = Phase::Play;
+        self.to_act = leader;
+    }
+
+    /// The deal is over (someone went out, or an auto-win).
+    pub fn end(&mut self, result: Settlement) {
+        self.phase = Phase::Over;
+        self.result = Some(result);
+    }
+}
+
+/// One action as records keep it: the seat, the action and, for a play,
+/// the physical cards that left the hand (`cards` indexes `Table::cards`).
+#[derive(Clone, Debug)]
+pub struct Taken {
+    pub seat: usize,
+    pub action: Action,
+    pub cards: std::ops::Range<u32>,
+}
+
+/// The legal actions of a moment: the plays (when playing) then the words
+/// (`pass` when following; the decisions of a pre-play phase).
+#[derive(Clone, Copy, Debug)]
+pub struct Legal<'a> {
+    pub plays: &'a [Move],
+    pub words: &'a [Action],
+}
+
+impl Legal<'_> {
+    pub fn len(&self) -> usize {
+        self.plays.len() + self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> Option<Action> {
+        match self.plays.get(i) {
+            Some(&m) => Some(Action::Play(m)),
+            None => self.words.get(i - self.plays.len()).copied(),
+        }
+    }
+
+    pub fn contains(&self, action: &Action) -> bool {
+        match action {
+            Action::Play(m) => self.plays.contains(m),
+            word => self.words.contains(word),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        let plays = self.plays.iter().map(|&m| Action::Play(m));
+        plays.chain(self.words.iter().copied())
+    }
+}
+
+/// One deal on the table. See the module docs.
+#[derive(Clone)]
+pub struct Table {
+    core: Core,
+    family: Box<dyn Family>,
+    rng: Rng,
+    /// Given deals still to play (a record's redeals), before drawing.
+    queued: VecDeque<Deal>,
+    deals: Vec<Deal>,
+    actions: Vec<Taken>,
+    /// The physical cards of every play in `actions`.
+    cards: Vec<Card>,
+    /// The legal plays (play phase) and words of the current moment.
+    plays: Vec<Move>,
+    words: Vec<Action>,
+    /// Are `plays` in hint order (the order `Game` lists them)?
+    ordered: bool,
+}
+
+impl Clone for Box<dyn Family> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// Why a table could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl Table {
+    /// A table for `engine`'s rule set. Its deals come from `given` first
+    /// (in order: a record's redeals), then from `rng`.
+    pub fn new(engine: Arc<Engine>, rng: Rng, given: Vec<Deal>) -> Result<Table, SetupError> {
+        let rules = engine.rules();
+        let Some(spec) = family_of(&rules.preset) else {
+            return Err(SetupError(format!(
+                "the table does not play {:?}; it plays: {}",
+                rules.preset,
+                FAMILIES
+                    .iter()
+                    .flat_map(|f| f.presets.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        (spec.check)(rules).map_err(|e| SetupError(e.to_string()))?;
+        let family = (spec.new)(rules);
+        for deal in &given {
+            family
+                .check_deal(rules, deal)
+                .map_err(|e| SetupError(e.to_string()))?;
+        }
+        let n = rules.players as usize;
+        let core = Core {
+            engine: engine.clone(),
+            phase: Phase::Over,
+            to_act: 0,
+            hands: vec![Hand::default(); n],
+            kitty: Vec::new(),
+            kitty_given: false,
+            events: Vec::new(),
+            tricks: Tricks::new(n),
+            history: Vec::new(),
+            result: None,
+            redeal: false,
+        };
+        let mut table = Table {
+            core,
+            family,
+            rng,
+            queued: given.into(),
+            deals: Vec::new(),
+            actions: Vec::new(),
+            cards: Vec::new(),
+            plays: Vec::with_capacity(256),
+            words: Vec::with_capacity(8),
+            ordered: false,
+        };
+        table.start();
+        Ok(table)
+    }
+
+    /// Game `index` of a series seeded `seed` (as `ddz.simulate` deals).
+    pub fn seeded(engine: Arc<Engine>, seed: u64, index: u64) -> Result<Table, SetupError> {
+        Table::new(engine, Rng::for_game(seed, index), Vec::new())
+    }
+
+    /// A deal given as `{"hands": [...], "kitty": "...", ...}` (or as a
+    /// record stores it), checked for this rule set and family.
+    pub fn parse_deal(rules: &Rules, spec: &Value) -> Result<Deal, SetupError> {
+        let family = family_of(&rules.preset)
+            .map(|f| (f.new)(rules))
+            .ok_or_else(|| SetupError(format!("the table does not play {:?}", rules.preset)))?;
+        let deal = Deal::from_json(rules, spec, family.deal_keys()).map_err(SetupError)?;
+        family.check_deal(rules, &deal).map_err(SetupError)?;
+        Ok(deal)
+    }
+
+    fn start(&mut self) {
+        let deal = match self.queued.pop_front() {
+            Some(d) => d,
+            None => self.family.deal(self.core.rules(), &mut self.rng),
+        };
+        let t = &mut self.core;
+        t.hands = deal.hands.iter().map(|h| Hand::of(h)).collect();
+        t.kitty = deal.kitty.clone();
+        t.kitty_given = false;
+        t.events.clear();
+        t.tricks = Tricks::new(t.players());
+        t.history.clear();
+        t.result = None;
+        t.redeal = false;
+        self.family.start(t, &deal);
+        self.deals.push(deal);
+        self.refresh();
+    }
+
+    /// List the legal actions of the new moment (plays unordered).
+    fn refresh(&mut self) {
+        self.plays.clear();
+        self.words.clear();
+        self.ordered = false;
+        match self.core.phase {
+            Phase::Over => {}
+            Phase::Play => {
+                let t = &self.core;
+                let hand = &t.hands[t.to_act].counts;
+                t.engine
+                    .moves_into(hand, t.tricks.last.as_ref(), &mut self.plays);
+                if !t.tricks.leading() {
+                    self.words.push(Action::Pass);
+                }
+            }
+            _ => self.family.legal(&self.core, &mut self.words),
+        }
+    }
+
+    // ---- what the table shows ------------------------------------------
+
+    pub fn engine(&self) -> &Engine {
+        &self.core.engine
+    }
+
+    pub fn rules(&self) -> &Rules {
+        self.core.rules()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.core.phase
+    }
+
+    pub fn to_act(&self) -> usize {
+        self.core.to_act
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.core.phase == Phase::Over
+    }
+
+    /// The shared state (hands, kitty, events, tricks, this deal's history).
+    pub fn core(&self) -> &Core {
+        &self.core
+    }
+
+    pub fn family(&self) -> &dyn Family {
+        self.family.as_ref()
+    }
+
+    /// Every deal dealt so far (redeals included), the current one last.
+    pub fn deals(&self) -> &[Deal] {
+        &self.deals
+    }
+
+    /// Every action so far, over all deals.
+    pub fn actions(&self) -> &[Taken] {
+        &self.actions
+    }
+
+    /// The physical cards a taken play moved.
+    pub fn cards_of(&self, taken: &Taken) -> &[Card] {
+        &self.cards[taken.cards.start as usize..taken.cards.end as usize]
+    }
+
+    /// The legal actions in the order `Game` lists them: plays in hint
+    /// order (smallest first, bombs last), then `pass`.
+    pub fn legal(&mut self) -> Legal<'_> {
+        if !self.ordered {
+            let e = &self.core.engine;
+            self.plays.sort_by_cached_key(|m| e.hint_key(m));
+            self.ordered = true;
+        }
+        self.legal_unordered()
+    }
+
+    /// The same actions, the plays in whatever order they were listed (for
+    /// choosers to whom the order does not matter).
+    pub fn legal_unordered(&self) -> Legal<'_> {
+        Legal {
+            plays: &self.plays,
+            words: &self.words,
+        }
+    }
+
+    /// The result once the deal is over.
+    pub fn result(&self) -> Option<&Settlement> {
+        self.core.result.as_ref()
+    }
+
+    pub fn roles(&self) -> Roles {
+        self.family.roles()
+    }
+
+    // ---- acting ----------------------------------------------------------
+
+    /// Take `action` for the seat to act; an illegal action is refused and
+    /// nothing changes.
+    pub fn apply(&mut self, action: Action) -> Result<(), Illegal> {
+        self.apply_named(action, &[])
+    }
+
+    /// As `apply`, naming the physical copies a play takes (the rest go
+    /// lowest suit first). The named cards must be in the hand and be the
+    /// play's cards.
+    pub fn apply_named(&mut self, action: Action, named: &[Card]) -> Result<(), Illegal> {
+        self.check(&action)?;
+        if !named.is_empty() {
+            let Action::Play(m) = action else {
+                return Err(Illegal(format!("{action} names no cards")));
+            };
+            if deal::count(named) != m.cards {
+                return Err(Illegal(format!(
+                    "the cards {} are not the play {m}",
+                    physical::identities(named)
+                )));
+            }
+            let hand = &self.core.hands[self.core.to_act];
+            let wanted = Hand::of(named);
+            if let Some(c) = named.iter().find(|c| wanted.holds(**c) > hand.holds(**c)) {
+                return Err(Illegal(format!(
+                    "seat {} does not hold {c}",
+                    self.core.to_act
+                )));
+            }
+        }
+        self.take(action, named);
+        Ok(())
+    }
+
+    /// The physical cards `text` names in the hand of the seat to act
+    /// (`"9h9s"`; a rank without a suit is the lowest copy not yet named).
+    pub fn name_cards(&self, text: &str) -> Result<Vec<Card>, Illegal> {
+        let seat = self.core.to_act;
+        let mut hand = self.core.hands[seat].clone();
+        let mut out = Vec::new();
+        for named in physical::parse_identities(text).map_err(Illegal)? {
+            let card = match named.suit {
+                Some(suit) => Card {
+                    slot: named.slot,
+                    suit,
+                },
+                None => {
+                    let copy = (0..4u8)
+                        .map(|suit| Card {
+                            slot: named.slot,
+                            suit,
+                        })
+                        .find(|&c| hand.holds(c) > 0);
+                    copy.unwrap_or(Card {
+                        slot: named.slot,
+                        suit: 0,
+                    })
+                }
+            };
+            if hand.holds(card) == 0 {
+                let shown = if named.suit.is_some() || !card.suited() {
+                    card.to_string()
+                } else {
+                    crate::cards::SYMBOLS[card.slot as usize].to_string()
+                };
+                return Err(Illegal(format!("seat {seat} does not hold {shown}")));
+            }
+            hand.take(&deal::count(&[card]), &[card], &mut Vec::new());
+            out.push(card);
+        }
+        Ok(out)
+    }
+
+    /// Take the `i`-th legal action of `legal_unordered()` (a chooser's
+    /// pick: no check needed). Panics if `i` is out of range.
+    pub fn apply_unordered(&mut self, i: usize) {
+        let action = self.legal_unordered().get(i).expect("a legal index");
+        self.take(action, &[]);
+    }
+
+    fn check(&self, action: &Action) -> Result<(), Illegal> {
+        let t = &self.core;
+        if t.phase == Phase::Over {
+            return Err(Illegal("the deal is over".into()));
+        }
+        if self.legal_unordered().contains(action) {
+            return Ok(());
+        }
+        let seat = t.to_act;
+        let phase = t.phase.name();
+        match action {
+            Action::Play(m) if t.phase == Phase::Play => {
+                if !t.hands[seat].counts.contains(&m.cards) {
+                    return Err(Illegal(format!("seat {seat} does not hold {}", m.cards)));
+                }
+                match &t.tricks.last {
+                    None => Err(Illegal(format!("{m} is not a legal lead"))),
+                    Some(last) => Err(Illegal(format!("{m} does not beat {last}"))),
+                }
+            }
+            _ => {
+                let allowed: Vec<String> = self
+                    .legal_unordered()
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect();
+                Err(Illegal(format!(
+                    "'{action}' is not allowed for seat {seat} in phase '{phase}'; allowed: {}",
+                    allowed.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// Do a legal action.
+    fn take(&mut self, action: Action, named: &[Card]) {
+        let seat = self.core.to_act;
+        let start = self.cards.len() as u32;
+        match action {
+            Action::Play(m) => {
+                self.core.hands[seat].take(&m.cards, named, &mut self.cards);
+                let range = start..self.cards.len() as u32;
+                self.actions.push(Taken {
+                    seat,
+                    action,
+                    cards: range.clone(),
+                });
+                let t = &mut self.core;
+                t.history.push((seat, action));
+                t.tricks.play(seat, m);
+                let cards = &self.cards[range.start as usize..range.end as usize];
+                self.family.on_play(t, seat, &m, cards);
+                if t.phase != Phase::Over {
+                    let out = if t.hands[seat].is_empty() {
+                        Some(seat)
+                    } else {
+                        t.hands.iter().position(Hand::is_empty)
+                    };
+                    match out {
+                        Some(winner) => {
+                            let result = self.family.finish(t, winner);
+                            t.end(result);
+                        }
+                        None => t.to_act = t.next(seat),
+                    }
+                }
+            }
+            Action::Pass if self.core.phase == Phase::Play => {
+                self.log(seat, action);
+                let t = &mut self.core;
+                t.tricks.pass();
+                t.to_act = t.next(seat);
+            }
+            word => {
+                self.log(seat, word);
+                self.family.apply(&mut self.core, seat, word);
+                if self.core.redeal {
+                    self.start();
+                    return;
+                }
+            }
+        }
+        self.refresh();
+    }
+
+    fn log(&mut self, seat: usize, action: Action) {
+        let at = self.cards.len() as u32;
+        self.actions.push(Taken {
+            seat,
+            action,
+            cards: at..at,
+        });
+        self.core.history.push((seat, action));
+    }
+
+    // ---- what a seat may see ---------------------------------------------
+
+    /// Everything `seat` may know now, and nothing more (docs/game.md lists
+    /// the keys). `seat` must be a seat of the table.
+    pub fn observation(&mut self, seat: usize) -> Observation {
+        let with_legal = seat == self.core.to_act && self.core.phase != Phase::Over;
+        let legal = with_legal.then(|| self.legal().iter().collect());
+        let t = &self.core;
+        let f = self.family.as_ref();
+        let mut roles = Map::new();
+        f.observe(t, seat, &mut roles);
+        let mut seen = f.hands_seen_by(t, seat);
+        seen.sort_unstable();
+        Observation {
+            seat,
+            phase: t.phase,
+            to_act: t.to_act,
+            hand: t.hands[seat].cards(),
+            hand_sizes: t.hands.iter().map(Hand::len).collect(),
+            kitty: f.kitty_seen_by(t, seat).then(|| t.kitty.clone()),
+            seen_hands: seen.into_iter().map(|s| (s, t.hands[s].cards())).collect(),
+            history: t
+                .history
+                .iter()
+                .filter(|(s, a)| f.visible(t, seat, *s, a))
+                .copied()
+                .collect(),
+            to_beat: t.tricks.last,
+            events: t.events.clone(),
+            result: t.result.clone(),
+            roles,
+            legal,
+        }
+    }
+}
+
+/// What one seat may know at one moment.
+#[derive(Clone, Debug)]
+pub struct Observation {
+    pub seat: usize,
+    pub phase: Phase,
+    pub to_act: usize,
+    pub hand: Vec<Card>,
+    pub hand_sizes: Vec<usize>,
+    /// The kitty, when this seat may see it.
+    pub kitty: Option<Vec<Card>>,
+    /// Other seats' hands this seat may see, by seat.
+    pub seen_hands: Vec<(usize, Vec<Card>)>,
+    /// This deal's actions this seat may see.
+    pub history: Vec<(usize, Action)>,
+    pub to_beat: Option<Move>,
+    pub events: Vec<Event>,
+    pub result: Option<Settlement>,
+    /// The family's roles (`landlord`, `bid`, ...).
+    pub roles: Map<String, Value>,
+    /// The legal actions, when this seat is to act.
+    pub legal: Option<Vec<Action>>,
+}
+
+impl Observation {
+    /// As `Game.observation` returns it.
+    pub fn to_json(&self, preset: &str) -> Value {
+        let ids = |cards: &[Card]| physical::identities(cards);
+        let mut out = Map::new();
+        out.insert("seat".into(), self.seat.into());
+        out.insert("preset".into(), preset.into());
+        out.insert("phase".into(), self.phase.name().into());
+        out.insert("to_act".into(), self.to_act.into());
+        out.insert("hand".into(), ids(&self.hand).into());
+        out.insert("hand_sizes".into(), self.hand_sizes.clone().into());
+        out.insert(
+            "kitty".into(),
+            self.kitty.as_deref().map_or(Value::Null, |k| ids(k).into()),
+        );
+        let seen: Map<String, Value> = self
+            .seen_hands
+            .iter()
+            .map(|(s, h)| (s.to_string(), ids(h).into()))
+            .collect();
+        out.insert("seen_hands".into(), Value::Object(seen));
+        let history: Vec<Value> = self
+            .history
+            .iter()
+            .map(|(s, a)| Value::Array(vec![(*s).into(), a.to_string().into()]))
+            .collect();
+        out.insert("history".into(), history.into());
+        out.insert(
+            "to_beat".into(),
+            self.to_beat.map_or(Value::Null, |m| m.to_string().into()),
+        );
+        let events: Vec<Value> = self.events.iter().map(Event::to_json).collect();
+        out.insert("events".into(), events.into());
+        out.insert(
+            "result".into(),
+            self.result
+                .as_ref()
+                .map_or(Value::Null, Settlement::to_json),
+        );
+        out.extend(self.roles.clone());
+        if let Some(legal) = &self.legal {
+            let words: Vec<Value> = legal.iter().map(|a| a.to_string().into()).collect();
+            out.insert("legal_actions".into(), words.into());
+        }
+        Value::Object(out)
+    }
+}

@@ -1,0 +1,224 @@
+//! Physical cards: a rank and, for `3`..`2`, a suit. The move generator sees
+//! count vectors only; the table keeps the suits beside them so that a
+//! seat's hand and the marked cards read as the players see them.
+
+use crate::cards::{Cards, SLOTS, SYMBOLS, TWO};
+use std::fmt;
+
+/// Suit letters, lowest first (♦ ♣ ♥ ♠): ties between copies of one rank
+/// are broken in this order.
+pub const SUITS: [char; 4] = ['d', 'c', 'h', 's'];
+
+/// One physical card: a rank slot and, for ranks `3`..`2`, a suit (an index
+/// into [`SUITS`]; 0 for jokers and laizi, which have none). Ordered low to
+/// high by rank, then suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card {
+    pub slot: u8,
+    pub suit: u8,
+}
+
+impl Card {
+    /// Does this card carry a suit (an ordinary rank, not a joker or laizi)?
+    pub fn suited(self) -> bool {
+        self.slot as usize <= TWO
+    }
+}
+
+impl fmt::Display for Card {
+    /// As identities are written: `9h`, `X`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", SYMBOLS[self.slot as usize])?;
+        if self.suited() {
+            write!(f, "{}", SUITS[self.suit as usize])?;
+        }
+        Ok(())
+    }
+}
+
+/// Cards as identities, low to high by rank then suit (`3d3h9sX`).
+pub fn identities(cards: &[Card]) -> String {
+    let mut sorted = cards.to_vec();
+    sorted.sort_unstable();
+    sorted.iter().map(Card::to_string).collect()
+}
+
+/// A card named in text: its rank, and its suit when one was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Named {
+    pub slot: u8,
+    pub suit: Option<u8>,
+}
+
+/// `"3d3h9sXD"` -> the cards it names, in order; a rank without a suit
+/// leaves the suit open. Accepts `10` for `T`, lower-case face ranks,
+/// spaces and commas.
+pub fn parse_identities(text: &str) -> Result<Vec<Named>, String> {
+    let chars: Vec<char> = text.chars().filter(|c| !matches!(c, ' ' | ',')).collect();
+    let mut out = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let mut c = chars[i];
+        if matches!(c, 't' | 'j' | 'q' | 'k' | 'a') {
+            c = c.to_ascii_uppercase();
+        }
+        if c == '1' && chars.get(i + 1) == Some(&'0') {
+            c = 'T';
+            i += 1;
+        }
+        let Some(slot) = SYMBOLS.iter().position(|&s| s == c) else {
+            return Err(format!("unknown card symbol {:?} in {text:?}", chars[i]));
+        };
+        i += 1;
+        let suit = match chars.get(i).and_then(|s| SUITS.iter().position(|x| x == s)) {
+            Some(suit) if slot <= TWO => {
+                i += 1;
+                Some(suit as u8)
+            }
+            _ => None,
+        };
+        out.push(Named {
+            slot: slot as u8,
+            suit: if slot <= TWO { suit } else { Some(0) },
+        });
+    }
+    Ok(out)
+}
+
+/// A hand with its suits: the count vector the engine plays from, and how
+/// many copies of each suit of each rank it holds (several decks hold
+/// several copies of one card).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hand {
+    pub counts: Cards,
+    suits: [[u8; 4]; TWO + 1],
+}
+
+impl Hand {
+    pub fn of(cards: &[Card]) -> Hand {
+        let mut hand = Hand::default();
+        hand.add(cards);
+        hand
+    }
+
+    pub fn add(&mut self, cards: &[Card]) {
+        for c in cards {
+            self.counts.0[c.slot as usize] += 1;
+            if c.suited() {
+                self.suits[c.slot as usize][c.suit as usize] += 1;
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// Copies of `card` held.
+    pub fn holds(&self, card: Card) -> u8 {
+        if card.suited() {
+            self.suits[card.slot as usize][card.suit as usize]
+        } else {
+            self.counts.get(card.slot as usize)
+        }
+    }
+
+    /// Every card, low to high.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut out = Vec::with_capacity(self.len());
+        for slot in 0..SLOTS {
+            if slot <= TWO {
+                for suit in 0..4 {
+                    let card = Card {
+                        slot: slot as u8,
+                        suit: suit as u8,
+                    };
+                    out.extend(std::iter::repeat_n(card, self.suits[slot][suit] as usize));
+                }
+            } else {
+                let card = Card {
+                    slot: slot as u8,
+                    suit: 0,
+                };
+                out.extend(std::iter::repeat_n(card, self.counts.get(slot) as usize));
+            }
+        }
+        out
+    }
+
+    /// The identities, low to high (`3d3h9sX`).
+    pub fn text(&self) -> String {
+        self.cards().iter().map(Card::to_string).collect()
+    }
+
+    /// Take `cards` (counts the hand holds) out of the hand: first the
+    /// copies `named` lists, then the lowest suits. Returns the physical
+    /// cards taken, low to high, after `taken`'s end; the caller has
+    /// checked that the hand holds them.
+    pub fn take(&mut self, cards: &Cards, named: &[Card], taken: &mut Vec<Card>) {
+        let start = taken.len();
+        let mut wanted = *cards;
+        for &c in named {
+            let slot = c.slot as usize;
+            if wanted.get(slot) > 0 && self.holds(c) > 0 {
+                wanted.0[slot] -= 1;
+                self.remove(c);
+                taken.push(c);
+            }
+        }
+        for slot in 0..SLOTS {
+            for _ in 0..wanted.get(slot) {
+                let suit = if slot <= TWO {
+                    (0..4).find(|&s| self.suits[slot][s] > 0).unwrap_or(0)
+                } else {
+                    0
+                };
+                let c = Card {
+                    slot: slot as u8,
+                    suit: suit as u8,
+                };
+                self.remove(c);
+                taken.push(c);
+            }
+        }
+        taken[start..].sort_unstable();
+    }
+
+    fn remove(&mut self, c: Card) {
+        self.counts.0[c.slot as usize] -= 1;
+        if c.suited() {
+            self.suits[c.slot as usize][c.suit as usize] -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_parse_and_print() {
+        let named = parse_identities("3d 10h9X").unwrap();
+        assert_eq!(named.len(), 4);
+        assert_eq!(named[1].slot, 7);
+        assert_eq!(named[1].suit, Some(2));
+        assert_eq!(named[2].suit, None);
+        assert!(parse_identities("3z").is_err());
+        assert!(parse_identities("Z").is_err());
+    }
+
+    #[test]
+    fn a_hand_gives_up_named_copies_then_the_lowest() {
+        let c = |slot, suit| Card { slot, suit };
+        let mut hand = Hand::of(&[c(6, 3), c(6, 0), c(6, 2), c(13, 0)]);
+        assert_eq!(hand.text(), "9d9h9sX");
+        let mut taken = Vec::new();
+        hand.take(&Cards::of(6, 2), &[c(6, 3)], &mut taken);
+        assert_eq!(identities(&taken), "9d9s");
+        assert_eq!(hand.text(), "9hX");
+    }
+}
