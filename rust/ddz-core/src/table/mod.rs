@@ -17,7 +17,10 @@
 pub mod action;
 pub mod auction;
 pub mod deal;
+mod five;
+mod five3;
 mod landlord;
+pub mod marked;
 pub mod physical;
 pub mod scoring;
 pub mod tricks;
@@ -172,7 +175,7 @@ pub struct FamilySpec {
 }
 
 /// Every family the table plays.
-pub static FAMILIES: &[&FamilySpec] = &[&landlord::SPEC];
+pub static FAMILIES: &[&FamilySpec] = &[&landlord::SPEC, &five::SPEC, &five3::SPEC];
 
 /// The family that plays `preset`, if the table plays it.
 pub fn family_of(preset: &str) -> Option<&'static FamilySpec> {
