@@ -1,4 +1,4 @@
-"""Choosing the landlord: the bidding procedures of the one-landlord presets.
+"""Choosing landlords: the bidding procedures the Python flows use.
 
 Each procedure is a small state machine: ``legal(seat)`` lists the actions,
 ``apply(seat, action)`` records one, and ``outcome`` says how it ended —
@@ -44,27 +44,6 @@ class Bidding:
             self.outcome = Outcome(self.high, self.bid)
         elif self.high is None and self.passes == self.players:
             self.outcome = Outcome(redeal=True)
-
-
-@dataclass
-class Calling:
-    """Call or pass in turn; the first call takes it, all pass redeals
-    (two-player)."""
-
-    players: int
-    passes: int = 0
-    outcome: Outcome | None = None
-
-    def legal(self, seat: int) -> list[str]:
-        return [PASS, "call"]
-
-    def apply(self, seat: int, action: str) -> None:
-        if action == "call":
-            self.outcome = Outcome(seat, 1)
-        else:
-            self.passes += 1
-            if self.passes == self.players:
-                self.outcome = Outcome(redeal=True)
 
 
 @dataclass

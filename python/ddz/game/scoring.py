@@ -35,16 +35,3 @@ def spring_events(game: Game, landlords: list[int], landlords_won: bool) -> list
         if sum(plays[s] for s in landlords) == 1:
             out.append(["anti-spring", 2])
     return out
-
-
-def settle_one_landlord(game: Game, landlord: int, winner: int) -> dict:
-    """The landlord wins or loses the stake against each farmer."""
-    n = game.rules.players
-    landlord_won = winner == landlord
-    events = game.events + spring_events(game, [landlord], landlord_won)
-    w = stake(events)
-    sign = 1 if landlord_won else -1
-    scores = [-sign * w] * n
-    scores[landlord] = sign * w * (n - 1)
-    winners = [landlord] if landlord_won else [s for s in range(n) if s != landlord]
-    return {"winners": winners, "scores": scores, "multiplier": w, "events": events}

@@ -4,6 +4,7 @@ mod batch;
 mod convert;
 mod movelist;
 mod simulate;
+mod table;
 mod types;
 
 use pyo3::prelude::*;
@@ -22,6 +23,9 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;
     m.add_class::<movelist::MoveList>()?;
+    m.add_class::<table::PyTable>()?;
+    m.add_class::<table::ActionList>()?;
+    m.add("IllegalAction", m.py().get_type::<table::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;
     Ok(())

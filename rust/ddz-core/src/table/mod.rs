@@ -22,6 +22,7 @@ mod five3;
 mod landlord;
 pub mod marked;
 pub mod physical;
+mod resolve;
 pub mod scoring;
 pub mod tricks;
 
@@ -618,7 +619,6 @@ impl Table {
             return Ok(());
         }
         let seat = t.to_act;
-        let phase = t.phase.name();
         match action {
             Action::Play(m) if t.phase == Phase::Play => {
                 if !t.hands[seat].counts.contains(&m.cards) {
@@ -629,17 +629,7 @@ impl Table {
                     Some(last) => Err(Illegal(format!("{m} does not beat {last}"))),
                 }
             }
-            _ => {
-                let allowed: Vec<String> = self
-                    .legal_unordered()
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect();
-                Err(Illegal(format!(
-                    "'{action}' is not allowed for seat {seat} in phase '{phase}'; allowed: {}",
-                    allowed.join(", ")
-                )))
-            }
+            _ => Err(self.not_allowed(&format!("'{action}'"))),
         }
     }
 

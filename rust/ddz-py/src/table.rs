@@ -1,0 +1,383 @@
+//! `Table`: the core's steppable deal, for `ddz.Game`. Conversions only:
+//! every rule lives in `ddz_core::table`.
+
+use crate::convert::value_error;
+use crate::types::{PyCards, PyMove, PyRules};
+use ddz_core::table::{physical::identities, Action, Phase, Table};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PySlice, PyString};
+use serde_json::Value;
+
+create_exception!(
+    ddz,
+    IllegalAction,
+    PyValueError,
+    "An action the rules do not allow now; the game is left unchanged."
+);
+
+/// A JSON value as the Python value `json.loads` would give.
+pub(crate) fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.into_pyobject(py)?.into_any(),
+            None => n.as_f64().unwrap_or(0.0).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let out = PyList::empty(py);
+            for item in items {
+                out.append(to_py(py, item)?)?;
+            }
+            out.into_any()
+        }
+        Value::Object(fields) => {
+            let out = PyDict::new(py);
+            for (k, item) in fields {
+                out.set_item(k, to_py(py, item)?)?;
+            }
+            out.into_any()
+        }
+    })
+}
+
+/// A plain Python value as JSON (through `json.dumps`).
+fn from_py(ob: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
+    let text: String = ob
+        .py()
+        .import("json")?
+        .call_method1("dumps", (ob,))
+        .map_err(|e| value_error(format!("{what} must be plain JSON values: {e}")))?
+        .extract()?;
+    serde_json::from_str(&text).map_err(value_error)
+}
+
+/// An action as `Game` hands it out: a `Move` for a play, else its word.
+fn action_to_py<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> {
+    match a {
+        Action::Play(m) => Ok(Bound::new(py, PyMove(*m))?.into_any()),
+        word => Ok(PyString::new(py, &word.to_string()).into_any()),
+    }
+}
+
+/// The action a Python value is, if it is one of `actions`' kind.
+fn action_from(ob: &Bound<'_, PyAny>) -> Option<Action> {
+    if let Ok(m) = ob.cast::<PyMove>() {
+        return Some(Action::Play(m.get().0));
+    }
+    ob.cast::<PyString>()
+        .ok()
+        .and_then(|s| Action::parse(s.to_str().ok()?))
+}
+
+/// The legal actions of a moment, in `Game`'s order, as an immutable
+/// sequence: a play becomes a `Move` only when read.
+#[pyclass(name = "ActionList", module = "ddz", frozen, sequence)]
+pub struct ActionList {
+    actions: Vec<Action>,
+}
+
+#[pymethods]
+impl ActionList {
+    fn __len__(&self) -> usize {
+        self.actions.len()
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let idx = slice.indices(self.actions.len() as isize)?;
+            let out = PyList::empty(py);
+            for i in 0..idx.slicelength {
+                let at = (idx.start + i as isize * idx.step) as usize;
+                out.append(action_to_py(py, &self.actions[at])?)?;
+            }
+            return Ok(out.into_any());
+        }
+        let i: isize = index.extract()?;
+        let n = self.actions.len() as isize;
+        let at = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&at) {
+            return Err(PyIndexError::new_err("ActionList index out of range"));
+        }
+        action_to_py(py, &self.actions[at as usize])
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.to_list(py)?.try_iter().map(|it| it.into_any())
+    }
+
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
+        action_from(item).is_some_and(|a| self.actions.contains(&a))
+    }
+
+    /// Equal to another `ActionList` or to any sequence of the same actions.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(o) = other.cast::<ActionList>() {
+            return o.get().actions == self.actions;
+        }
+        let Ok(items) = other.extract::<Vec<Bound<'_, PyAny>>>() else {
+            return false;
+        };
+        items.len() == self.actions.len()
+            && items
+                .iter()
+                .zip(&self.actions)
+                .all(|(item, a)| action_from(item) == Some(*a))
+    }
+
+    fn index(&self, item: &Bound<'_, PyAny>) -> PyResult<usize> {
+        action_from(item)
+            .and_then(|a| self.actions.iter().position(|x| *x == a))
+            .ok_or_else(|| PyValueError::new_err("action is not in the list"))
+    }
+
+    fn count(&self, item: &Bound<'_, PyAny>) -> usize {
+        action_from(item).map_or(0, |a| self.actions.iter().filter(|x| **x == a).count())
+    }
+
+    /// A plain list of the actions.
+    fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let items = self
+            .actions
+            .iter()
+            .map(|a| action_to_py(py, a))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    fn __repr__(&self) -> String {
+        let shown: Vec<String> = self.actions.iter().take(8).map(|a| a.to_string()).collect();
+        let more = if self.actions.len() > 8 { ", …" } else { "" };
+        format!(
+            "ActionList([{}{more}], len={})",
+            shown.join(", "),
+            self.actions.len()
+        )
+    }
+}
+
+/// One deal of a preset on the core's table (docs/table.md).
+#[pyclass(name = "Table", module = "ddz", subclass)]
+pub struct PyTable {
+    table: Table,
+}
+
+fn illegal(e: impl std::fmt::Display) -> PyErr {
+    IllegalAction::new_err(e.to_string())
+}
+
+#[pymethods]
+impl PyTable {
+    /// `Table(rules, seed=0, deals=None)`: deals from `deals` first (a
+    /// list of deal dicts), then drawn from the seed.
+    #[new]
+    #[pyo3(signature = (rules, seed = 0, deals = None))]
+    fn new(
+        rules: &Bound<'_, PyRules>,
+        seed: u64,
+        deals: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let engine = rules.get().shared_engine();
+        let mut given = Vec::new();
+        if let Some(deals) = deals {
+            let Value::Array(specs) = from_py(deals, "deals")? else {
+                return Err(value_error("deals must be a list of deal dicts"));
+            };
+            for spec in &specs {
+                given.push(Table::parse_deal(engine.rules(), spec).map_err(value_error)?);
+            }
+        }
+        let rng = ddz_core::table::Rng::for_game(seed, 0);
+        let table = Table::new(engine, rng, given).map_err(value_error)?;
+        Ok(PyTable { table })
+    }
+
+    /// Does the table play this rule set's preset?
+    #[staticmethod]
+    fn plays(preset: &str) -> bool {
+        ddz_core::table::family_of(preset).is_some()
+    }
+
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.table.phase().name()
+    }
+
+    #[getter]
+    fn to_act(&self) -> usize {
+        self.table.to_act()
+    }
+
+    fn legal_actions(&mut self) -> ActionList {
+        ActionList {
+            actions: self.table.legal().iter().collect(),
+        }
+    }
+
+    /// Take `action` (a `Move`, a play's text or a word); `cards` names the
+    /// physical copies of a play. `IllegalAction` leaves the table as it was.
+    #[pyo3(signature = (action, cards = None))]
+    fn step(&mut self, action: &Bound<'_, PyAny>, cards: Option<&str>) -> PyResult<()> {
+        let t = &mut self.table;
+        let (action, named) = if let Ok(m) = action.cast::<PyMove>() {
+            let m = m.get().0;
+            if cards.is_none() && t.apply(Action::Play(m)).is_ok() {
+                return Ok(());
+            }
+            t.resolve_move(m, cards).map_err(illegal)?
+        } else if let Ok(s) = action.cast::<PyString>() {
+            t.resolve_text(s.to_str()?, cards).map_err(illegal)?
+        } else {
+            return Err(illegal(format!(
+                "a play is a Move, its text or 'pass', not {}",
+                action.repr()?
+            )));
+        };
+        t.apply_named(action, &named).map_err(illegal)
+    }
+
+    /// Everything `seat` may know, and nothing more.
+    fn observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.table.rules().players as usize;
+        let seat = seat
+            .extract::<usize>()
+            .ok()
+            .filter(|&s| s < n && !seat.is_instance_of::<pyo3::types::PyBool>())
+            .ok_or_else(|| {
+                value_error(format!(
+                    "seat must be 0..{}, not {}",
+                    n - 1,
+                    seat.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?;
+        let obs = self.table.observation(seat);
+        to_py(py, &obs.to_json(&self.table.rules().preset))
+    }
+
+    #[getter]
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.table.result() {
+            Some(r) => to_py(py, &r.to_json()),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// Every deal so far, as records store them.
+    #[getter]
+    fn deals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for d in self.table.deals() {
+            out.append(to_py(py, &d.to_json())?)?;
+        }
+        Ok(out)
+    }
+
+    /// Every action so far as `(seat, action, ids)`: the action a `Move`
+    /// or a word, `ids` the identities of a play's cards (None for words).
+    #[getter]
+    fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for taken in self.table.actions() {
+            let ids = taken
+                .action
+                .is_play()
+                .then(|| identities(self.table.cards_of(taken)));
+            out.append((taken.seat, action_to_py(py, &taken.action)?, ids))?;
+        }
+        Ok(out)
+    }
+
+    /// This deal's actions as `(seat, text)`.
+    #[getter]
+    fn history(&self) -> Vec<(usize, String)> {
+        let h = &self.table.core().history;
+        h.iter().map(|(s, a)| (*s, a.to_string())).collect()
+    }
+
+    /// Each seat's hand as card identities, low to high.
+    #[getter]
+    fn hands(&self) -> Vec<Vec<String>> {
+        let hands = &self.table.core().hands;
+        hands
+            .iter()
+            .map(|h| h.cards().iter().map(|c| c.to_string()).collect())
+            .collect()
+    }
+
+    #[getter]
+    fn kitty(&self) -> Vec<String> {
+        self.table
+            .core()
+            .kitty
+            .iter()
+            .map(|c| c.to_string())
+            .collect()
+    }
+
+    #[getter]
+    fn kitty_given(&self) -> bool {
+        self.table.core().kitty_given
+    }
+
+    #[getter]
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for e in &self.table.core().events {
+            out.append(to_py(py, &e.to_json())?)?;
+        }
+        Ok(out)
+    }
+
+    /// A seat's hand as counts.
+    fn counts(&self, seat: usize) -> PyResult<PyCards> {
+        let hands = &self.table.core().hands;
+        let hand = hands
+            .get(seat)
+            .ok_or_else(|| value_error(format!("no seat {seat}")))?;
+        Ok(PyCards(hand.counts))
+    }
+
+    /// The family's roles as `seat` sees them (`landlord`, `bid`, ...).
+    fn roles<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
+        let mut roles = serde_json::Map::new();
+        self.table
+            .family()
+            .observe(self.table.core(), seat, &mut roles);
+        to_py(py, &Value::Object(roles))
+    }
+
+    fn hands_seen_by(&self, seat: usize) -> Vec<usize> {
+        self.table.family().hands_seen_by(self.table.core(), seat)
+    }
+
+    fn kitty_seen_by(&self, seat: usize) -> bool {
+        self.table.family().kitty_seen_by(self.table.core(), seat)
+    }
+
+    /// May `viewer` see that `seat` took `action` (a word or a play's text)?
+    fn visible(&self, viewer: usize, seat: usize, action: &str) -> bool {
+        match Action::parse(action) {
+            Some(a) => self
+                .table
+                .family()
+                .visible(self.table.core(), viewer, seat, &a),
+            None => true,
+        }
+    }
+
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.table.phase() == Phase::Over
+    }
+}
