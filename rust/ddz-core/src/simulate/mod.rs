@@ -1,8 +1,7 @@
 //! Whole deals played in Rust by built-in policies: the presets with one
-//! landlord (classic, two-player, four-player, laizi; `landlord.rs`) and
-//! `five-player` with its open and hidden landlords (`five.rs`), and
-//! `five-player-3deck` with its grab, solo or called friend (`five3.rs`),
-//! `six-player-2v4` and `six-player-teams` with their two marked cards
+//! landlord (classic, two-player, four-player, laizi; `landlord.rs`),
+//! `five-player` and `five-player-3deck` on the table (`on_table.rs`: a
+//! policy chooses among the table's legal actions), `six-player-2v4` and `six-player-teams` with their two marked cards
 //! (`six2v4.rs`), and `six-player-3v3` and `six-player-3v3-kitty` with
 //! their open and hidden landlords (`six3v3.rs`): every preset.
 //!
@@ -21,9 +20,8 @@
 mod bidding;
 mod copies;
 mod deck;
-mod five;
-mod five3;
 mod landlord;
+mod on_table;
 mod six2v4;
 mod six3v3;
 
@@ -34,6 +32,7 @@ use crate::play::Move;
 use crate::rules::{Rules, PRESETS};
 use rayon::prelude::*;
 use std::fmt;
+use std::sync::Arc;
 
 /// How the simulated players choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,18 +222,15 @@ use crate::table::Rng;
 #[derive(Clone, Copy)]
 enum Flow {
     Landlord(landlord::Auction),
-    FivePlayer,
-    FivePlayer3Deck,
+    /// Played on the table (`crate::table`).
+    OnTable,
     Six(six2v4::Variant),
     ThreeVThree(six3v3::Variant),
 }
 
 fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
-    if preset == "five-player" {
-        return Ok(Flow::FivePlayer);
-    }
-    if preset == "five-player-3deck" {
-        return Ok(Flow::FivePlayer3Deck);
+    if matches!(preset, "five-player" | "five-player-3deck") {
+        return Ok(Flow::OnTable);
     }
     if preset == "six-player-2v4" {
         return Ok(Flow::Six(six2v4::Variant::TwoVsFour));
@@ -278,16 +274,19 @@ pub fn simulate_from(
     record: usize,
 ) -> Result<Vec<Outcome>, Unsupported> {
     let flow = flow_of(&engine.rules().preset)?;
+    let shared = matches!(flow, Flow::OnTable).then(|| Arc::new(engine.clone()));
     let play = |i: usize| {
         let index = (first + i) as u64;
         let mut rng = Rng::for_game(seed, index);
-        let table = Table::new(engine, policy, i < record);
+        let table = || Table::new(engine, policy, i < record);
         match flow {
-            Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),
-            Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
-            Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
-            Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),
-            Flow::ThreeVThree(variant) => six3v3::Deal::new(table, variant).run(&mut rng),
+            Flow::Landlord(auction) => landlord::Deal::new(table(), auction).run(&mut rng),
+            Flow::OnTable => {
+                let engine = shared.as_ref().expect("made for the table");
+                on_table::run(engine, seed, index, policy, i < record)
+            }
+            Flow::Six(variant) => six2v4::Deal::new(table(), variant).run(&mut rng),
+            Flow::ThreeVThree(variant) => six3v3::Deal::new(table(), variant).run(&mut rng),
         }
     };
     Ok(batch::run_on(threads, || {
@@ -427,37 +426,6 @@ impl<'e> Table<'e> {
             }
             seat = (seat + 1) % n;
         }
-    }
-
-    /// The outcome of a five-player deal (either preset): with a partner
-    /// the leading landlord settles two farmers' worth `w` and the partner
-    /// one; alone, the landlord settles with every farmer.
-    fn settle_five(
-        mut self,
-        leader: usize,
-        partner: Option<usize>,
-        won: bool,
-        w: i64,
-        revealed: bool,
-    ) -> Outcome {
-        let n = self.players();
-        let sign = if won { 1 } else { -1 };
-        let mut scores = vec![-sign * w; n];
-        match partner {
-            None => scores[leader] = sign * w * (n as i64 - 1),
-            Some(p) => {
-                scores[leader] = sign * w * 2;
-                scores[p] = sign * w;
-            }
-        }
-        let out = &mut self.out;
-        out.landlord = leader;
-        out.hidden_landlord = partner;
-        out.revealed = revealed;
-        out.landlord_won = won;
-        out.multiplier = w;
-        out.scores = scores;
-        self.out
     }
 }
 

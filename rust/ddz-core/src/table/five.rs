@@ -26,11 +26,18 @@ pub(super) static SPEC: FamilySpec = FamilySpec {
 
 /// The rule sets this family can play to the end.
 fn check(rules: &Rules) -> Result<(), RulesError> {
-    check_five(rules, 2, "the marked card has exactly one other copy, the hidden landlord's")?;
+    check_five(
+        rules,
+        2,
+        "the marked card has exactly one other copy, the hidden landlord's",
+    )?;
     if !(4..=rules.max_bomb()).contains(&rules.doubling_bomb) {
         return bad(
             "doubling_bomb",
-            &format!("must be a rank bomb's size, 4 to {} cards", rules.max_bomb()),
+            &format!(
+                "must be a rank bomb's size, 4 to {} cards",
+                rules.max_bomb()
+            ),
         );
     }
     Ok(())
@@ -54,10 +61,16 @@ pub(super) fn check_five(rules: &Rules, decks: u8, why_decks: &str) -> Result<()
         );
     }
     if rules.decks != decks {
-        return bad("decks", &format!("{:?} plays {decks} decks: {why_decks}", rules.preset));
+        return bad(
+            "decks",
+            &format!("{:?} plays {decks} decks: {why_decks}", rules.preset),
+        );
     }
     if rules.set_aside != 0 {
-        return bad("set_aside", "the five-player flows deal every card, so that every copy of a role card is in a hand");
+        return bad(
+            "set_aside",
+            "the five-player flows deal every card, so that every copy of a role card is in a hand",
+        );
     }
     if rules.laizi != 0 {
         return bad("laizi", "the five-player flows have no wild cards");
@@ -186,11 +199,15 @@ impl Family for FivePlayer {
 
     fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, cards: &[Card]) {
         match m.kind {
-            Kind::Bomb if m.length >= t.rules().doubling_bomb => {
-                t.events.push(Event::times(BOMB_NAMES[m.length as usize], 2))
-            }
+            Kind::Bomb if m.length >= t.rules().doubling_bomb => t
+                .events
+                .push(Event::times(BOMB_NAMES[m.length as usize], 2)),
             Kind::KingBomb if m.length >= 3 => {
-                let name = if m.length == 4 { "sky-king" } else { "three-jokers" };
+                let name = if m.length == 4 {
+                    "sky-king"
+                } else {
+                    "three-jokers"
+                };
                 t.events.push(Event::times(name, 2))
             }
             _ => {}
@@ -200,7 +217,9 @@ impl Family for FivePlayer {
         }
         if Some(seat) == self.hidden {
             self.revealed = true;
-        } else if self.hidden.is_none() && seat == self.open && t.hands[seat].holds(self.marked) == 0
+        } else if self.hidden.is_none()
+            && seat == self.open
+            && t.hands[seat].holds(self.marked) == 0
         {
             self.revealed = true; // both copies played by the open landlord: 1 v 4
         }
@@ -227,9 +246,17 @@ impl Family for FivePlayer {
         out.insert("marked".into(), self.marked.to_string().into());
         out.insert("landlord".into(), self.open.into());
         out.insert("open_landlord".into(), self.open.into());
-        let hidden = if knows { self.hidden.into() } else { Value::Null };
+        let hidden = if knows {
+            self.hidden.into()
+        } else {
+            Value::Null
+        };
         out.insert("hidden_landlord".into(), hidden);
-        let solo = if knows { self.hidden.is_none().into() } else { Value::Null };
+        let solo = if knows {
+            self.hidden.is_none().into()
+        } else {
+            Value::Null
+        };
         out.insert("solo".into(), solo);
         out.insert("revealed".into(), self.revealed.into());
         out.insert("role".into(), role.into());
@@ -321,7 +348,12 @@ pub(super) mod tests {
         let mut pool: Vec<Card> = physical_deck(rules);
         let mut places: Vec<Vec<Card>> = Vec::new();
         let n = rules.players as usize;
-        for text in fixed.iter().copied().chain(std::iter::repeat("").take(n - fixed.len())).chain([kitty]) {
+        for text in fixed
+            .iter()
+            .copied()
+            .chain(std::iter::repeat("").take(n - fixed.len()))
+            .chain([kitty])
+        {
             let mut place = Vec::new();
             for named in parse_identities(text).unwrap() {
                 let card = Card {
@@ -334,7 +366,9 @@ pub(super) mod tests {
             places.push(place);
         }
         Rng(7).shuffle(&mut pool);
-        let sizes = std::iter::repeat(rules.hand_size).take(n).chain([rules.kitty]);
+        let sizes = std::iter::repeat(rules.hand_size)
+            .take(n)
+            .chain([rules.kitty]);
         for (place, size) in places.iter_mut().zip(sizes) {
             while place.len() < size as usize {
                 place.push(pool.remove(0));
@@ -342,7 +376,8 @@ pub(super) mod tests {
         }
         let text = |cards: &[Card]| cards.iter().map(Card::to_string).collect::<String>();
         let hands: Vec<String> = places[..n].iter().map(|h| text(h)).collect();
-        let spec = json!({"hands": hands, "kitty": text(&places[n]), "marked": marked, "first": first});
+        let spec =
+            json!({"hands": hands, "kitty": text(&places[n]), "marked": marked, "first": first});
         Table::parse_deal(rules, &spec).unwrap()
     }
 
@@ -388,12 +423,20 @@ pub(super) mod tests {
         let r = rules();
         let deal = deal_with(&r, &["9h3d", "", "9h9c"], "", "9h", 0);
         let mut t = Table::new(engine(r), Rng(0), vec![deal]).unwrap();
-        assert_eq!((t.phase(), t.to_act(), t.roles().hidden_landlord), (Phase::Reveal, 0, Some(2)));
+        assert_eq!(
+            (t.phase(), t.to_act(), t.roles().hidden_landlord),
+            (Phase::Reveal, 0, Some(2))
+        );
         assert_eq!(t.core().hands[0].len(), 24);
-        let seen: Vec<Vec<usize>> = (0..5).map(|s| t.family().hands_seen_by(t.core(), s)).collect();
+        let seen: Vec<Vec<usize>> = (0..5)
+            .map(|s| t.family().hands_seen_by(t.core(), s))
+            .collect();
         assert_eq!(seen, vec![vec![2], vec![], vec![0], vec![], vec![]]);
         t.apply(Action::Reveal(false)).unwrap();
-        assert_eq!(t.legal().iter().collect::<Vec<_>>(), vec![Action::Reveal(false)]);
+        assert_eq!(
+            t.legal().iter().collect::<Vec<_>>(),
+            vec![Action::Reveal(false)]
+        );
         assert!(t.apply(Action::Reveal(true)).is_err());
         t.apply(Action::Reveal(false)).unwrap();
         t.apply(Action::Reveal(true)).unwrap(); // the hidden landlord
@@ -401,7 +444,10 @@ pub(super) mod tests {
         assert_eq!(t.core().events, vec![Event::times("reveal", 2)]);
         assert!(t.family().hands_seen_by(t.core(), 0).is_empty());
         let view = t.observation(4).to_json("five-player");
-        assert_eq!((&view["hidden_landlord"], &view["solo"]), (&json!(2), &json!(false)));
+        assert_eq!(
+            (&view["hidden_landlord"], &view["solo"]),
+            (&json!(2), &json!(false))
+        );
     }
 
     #[test]
@@ -414,7 +460,12 @@ pub(super) mod tests {
             t.apply(first).unwrap();
         }
         let play = |t: &mut Table, text: &str| {
-            let m = *t.engine().classify(&crate::Cards::parse(text).unwrap()).iter().find(|m| m.kind.is_bomb()).unwrap();
+            let m = *t
+                .engine()
+                .classify(&crate::Cards::parse(text).unwrap())
+                .iter()
+                .find(|m| m.kind.is_bomb())
+                .unwrap();
             t.apply(Action::Play(m)).unwrap();
             for _ in 0..4 {
                 t.apply(Action::Pass).unwrap();
@@ -433,9 +484,38 @@ pub(super) mod tests {
             let err = super::super::check_rules(&r).unwrap_err().to_string();
             assert!(err.contains(option), "{option}: {err}");
         };
-        refused(Rules { players: 4, hand_size: 26, kitty: 4, ..rules() }, "players");
-        refused(Rules { decks: 3, hand_size: 31, kitty: 7, ..rules() }, "decks");
-        refused(Rules { hand_size: 20, set_aside: 5, ..rules() }, "set_aside");
-        refused(Rules { doubling_bomb: 9, ..rules() }, "doubling_bomb");
+        refused(
+            Rules {
+                players: 4,
+                hand_size: 26,
+                kitty: 4,
+                ..rules()
+            },
+            "players",
+        );
+        refused(
+            Rules {
+                decks: 3,
+                hand_size: 31,
+                kitty: 7,
+                ..rules()
+            },
+            "decks",
+        );
+        refused(
+            Rules {
+                hand_size: 20,
+                set_aside: 5,
+                ..rules()
+            },
+            "set_aside",
+        );
+        refused(
+            Rules {
+                doubling_bomb: 9,
+                ..rules()
+            },
+            "doubling_bomb",
+        );
     }
 }

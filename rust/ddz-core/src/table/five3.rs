@@ -36,12 +36,19 @@ pub(super) static SPEC: FamilySpec = FamilySpec {
 const MOST_GRABS: u8 = 12;
 
 fn check(rules: &Rules) -> Result<(), RulesError> {
-    check_five(rules, 3, "the friend is the holder of the third copy of a card held twice")?;
+    check_five(
+        rules,
+        3,
+        "the friend is the holder of the third copy of a card held twice",
+    )?;
     if !(1..=1000).contains(&rules.level_points) {
         return bad("level_points", "must be between 1 and 1000");
     }
     if !(1..=MOST_GRABS).contains(&rules.no_grab_base) {
-        return bad("no_grab_base", &format!("must be between 1 and {MOST_GRABS}"));
+        return bad(
+            "no_grab_base",
+            &format!("must be between 1 and {MOST_GRABS}"),
+        );
     }
     Ok(())
 }
@@ -73,17 +80,33 @@ fn grab_units(hand: &Hand, rank: u8) -> Vec<Grab> {
     let order = [
         joker(BIG_JOKER),
         joker(SMALL_JOKER),
-        Card { slot: rank, suit: 3 },
-        Card { slot: rank, suit: 2 },
-        Card { slot: rank, suit: 1 },
-        Card { slot: rank, suit: 0 },
+        Card {
+            slot: rank,
+            suit: 3,
+        },
+        Card {
+            slot: rank,
+            suit: 2,
+        },
+        Card {
+            slot: rank,
+            suit: 1,
+        },
+        Card {
+            slot: rank,
+            suit: 0,
+        },
     ];
     let mut units = Vec::new();
     for (i, &card) in order.iter().enumerate() {
         for size in [2, 3] {
             if hand.holds(card) >= size {
                 let strength = (size, -(i as i8));
-                units.push(Grab { card, size, strength });
+                units.push(Grab {
+                    card,
+                    size,
+                    strength,
+                });
             }
         }
     }
@@ -118,7 +141,10 @@ fn auto_win(rules: &Rules, hand: &Hand) -> Option<&'static str> {
     }
     let (small, big) = (counts.get(SMALL_JOKER), counts.get(BIG_JOKER));
     let bomb = (0..=TWO).any(|r| counts.get(r) >= 4)
-        || rules.king_bombs.iter().any(|kb| small >= kb.small && big >= kb.big);
+        || rules
+            .king_bombs
+            .iter()
+            .any(|kb| small >= kb.small && big >= kb.big);
     (!bomb).then_some("no-bomb")
 }
 
@@ -166,7 +192,9 @@ impl FivePlayer3Deck {
     }
 
     fn side(&self) -> Vec<usize> {
-        std::iter::once(self.landlord()).chain(self.deputy).collect()
+        std::iter::once(self.landlord())
+            .chain(self.deputy)
+            .collect()
     }
 
     fn grab_over(&mut self, t: &mut Core) {
@@ -178,8 +206,10 @@ impl FivePlayer3Deck {
             Some((_, seat)) => seat,
         };
         self.landlord = Some(landlord);
-        t.events.push(Event::times("base", Self::scaled(t, self.base)));
-        t.events.push(Event::times("level", i64::from(t.rules().level_points)));
+        t.events
+            .push(Event::times("base", Self::scaled(t, self.base)));
+        t.events
+            .push(Event::times("level", i64::from(t.rules().level_points)));
         t.give_kitty(landlord);
         let reason = if t.rules().auto_win {
             auto_win(t.rules(), &t.hands[landlord])
@@ -204,7 +234,11 @@ impl FivePlayer3Deck {
         let hand = &t.hands[landlord];
         match action {
             Action::OpenSolo => {
-                let factor = if Self::power(t) { Self::scaled(t, self.base) } else { 2 };
+                let factor = if Self::power(t) {
+                    Self::scaled(t, self.base)
+                } else {
+                    2
+                };
                 t.events.push(Event::times("open-solo", factor));
             }
             _ => {
@@ -394,20 +428,32 @@ mod tests {
         // Marked rank 9 (slot 6): DD, XXX, 9s9s, 9d9d9d.
         let hand = Hand::of(&super::super::deal::physical_deck(&rules())[..0]);
         assert!(grab_units(&hand, 6).is_empty());
-        let c = |slot: usize, suit| Card { slot: slot as u8, suit };
+        let c = |slot: usize, suit| Card {
+            slot: slot as u8,
+            suit,
+        };
         let mut cards = vec![c(BIG_JOKER, 0); 2];
         cards.extend([c(SMALL_JOKER, 0); 3]);
         cards.extend([c(6, 3); 2]);
         cards.extend([c(6, 0); 3]);
-        let strengths: Vec<Strength> = grab_units(&Hand::of(&cards), 6).iter().map(|g| g.strength).collect();
-        assert_eq!(strengths, vec![(2, 0), (2, -1), (3, -1), (2, -2), (2, -5), (3, -5)]);
+        let strengths: Vec<Strength> = grab_units(&Hand::of(&cards), 6)
+            .iter()
+            .map(|g| g.strength)
+            .collect();
+        assert_eq!(
+            strengths,
+            vec![(2, 0), (2, -1), (3, -1), (2, -2), (2, -5), (3, -5)]
+        );
     }
 
     #[test]
     fn the_seed_grab_example_makes_base_6_and_the_trio_holder_main() {
         // The seed's hands, rotated so that the 9h9h9h holder is seat 0.
         let hands = ["9h9h9h9c", "9s9cX", "9s9s9d9c", "DD9d9d", "XXD"];
-        let r = Rules { auto_win: false, ..rules() };
+        let r = Rules {
+            auto_win: false,
+            ..rules()
+        };
         let deal = deal_with(&r, &hands, "7d7d7d7c", "9h", 0);
         let mut t = Table::new(engine(r), Rng(0), vec![deal]).unwrap();
         let mut counts = Vec::new();
@@ -423,27 +469,55 @@ mod tests {
         }
         assert_eq!(counts, [2, 0, 1, 2, 1]);
         let view = t.observation(3).to_json("five-player-3deck");
-        let grabs = json!([[0, "9h9h"], [0, "9h9h9h"], [2, "9s9s"], [3, "DD"], [3, "9d9d"], [4, "XX"]]);
-        assert_eq!((&view["grabs"], &view["base"], &view["main_landlord"]), (&grabs, &json!(6), &json!(0)));
-        assert_eq!(t.core().events, [Event::times("base", 6), Event::times("level", 1)]);
-        assert_eq!((t.phase(), t.to_act(), t.core().hands[0].len()), (Phase::Call, 0, 38));
+        let grabs = json!([
+            [0, "9h9h"],
+            [0, "9h9h9h"],
+            [2, "9s9s"],
+            [3, "DD"],
+            [3, "9d9d"],
+            [4, "XX"]
+        ]);
+        assert_eq!(
+            (&view["grabs"], &view["base"], &view["main_landlord"]),
+            (&grabs, &json!(6), &json!(0))
+        );
+        assert_eq!(
+            t.core().events,
+            [Event::times("base", 6), Event::times("level", 1)]
+        );
+        assert_eq!(
+            (t.phase(), t.to_act(), t.core().hands[0].len()),
+            (Phase::Call, 0, 38)
+        );
     }
 
     #[test]
     fn nobody_grabbing_gives_the_holder_the_no_grab_base() {
-        let r = Rules { auto_win: false, no_grab_base: 3, level_points: 5, score_scheme: ScoreScheme::Power, ..rules() };
+        let r = Rules {
+            auto_win: false,
+            no_grab_base: 3,
+            level_points: 5,
+            score_scheme: ScoreScheme::Power,
+            ..rules()
+        };
         let deal = deal_with(&r, &["", "9h"], "", "9h", 1);
         let mut t = Table::new(engine(r), Rng(0), vec![deal]).unwrap();
         pass_all(&mut t);
         assert_eq!((t.phase(), t.to_act()), (Phase::Call, 1));
-        assert_eq!(t.core().events, [Event::times("base", 8), Event::times("level", 5)]);
+        assert_eq!(
+            t.core().events,
+            [Event::times("base", 8), Event::times("level", 5)]
+        );
         t.apply(Action::OpenSolo).unwrap();
         assert_eq!(super::super::scoring::stake(&t.core().events), 8 * 5 * 8);
     }
 
     #[test]
     fn a_hand_without_a_pair_wins_at_once() {
-        let distinct: String = "3456789TJQ".chars().flat_map(|r| "dchs".chars().map(move |s| format!("{r}{s}"))).collect();
+        let distinct: String = "3456789TJQ"
+            .chars()
+            .flat_map(|r| "dchs".chars().map(move |s| format!("{r}{s}")))
+            .collect();
         let (hand, kitty) = distinct.split_at(62);
         let deal = deal_with(&rules(), &[hand], &kitty[..14], "3d", 0);
         let mut t = Table::new(engine(rules()), Rng(0), vec![deal]).unwrap();
@@ -456,7 +530,10 @@ mod tests {
 
     #[test]
     fn a_hidden_solo_announces_its_card_like_a_friend_call() {
-        let r = Rules { auto_win: false, ..rules() };
+        let r = Rules {
+            auto_win: false,
+            ..rules()
+        };
         let solo = deal_with(&r, &["3d3d3d7d7d7c7c"], "", "7d", 0);
         let friend = deal_with(&r, &["3d3d7d7d7c7c", "3d"], "", "7d", 0);
         let mut a = Table::new(engine(r.clone()), Rng(0), vec![solo]).unwrap();
@@ -469,12 +546,22 @@ mod tests {
         b.apply(Action::CallFriend).unwrap();
         for t in [&mut a, &mut b] {
             let farmer = t.observation(4).to_json("five-player-3deck");
-            assert_eq!((&farmer["called"], &farmer["solo"], &farmer["deputy"]), (&json!("3d"), &Value::Null, &Value::Null));
+            assert_eq!(
+                (&farmer["called"], &farmer["solo"], &farmer["deputy"]),
+                (&json!("3d"), &Value::Null, &Value::Null)
+            );
             assert!(farmer["history"].as_array().unwrap().len() == 5);
         }
         assert_eq!(b.roles().hidden_landlord, Some(1));
-        assert_eq!(b.observation(1).to_json("five-player-3deck")["deputy"], json!(1));
-        let three = *a.engine().classify(&crate::Cards::parse("3").unwrap()).first().unwrap();
+        assert_eq!(
+            b.observation(1).to_json("five-player-3deck")["deputy"],
+            json!(1)
+        );
+        let three = *a
+            .engine()
+            .classify(&crate::Cards::parse("3").unwrap())
+            .first()
+            .unwrap();
         a.apply(Action::Play(three)).unwrap();
         assert!(a.roles().revealed);
         b.apply(Action::Play(three)).unwrap(); // the main landlord's own copy
@@ -485,7 +572,10 @@ mod tests {
     fn random_deals_finish_under_both_schemes() {
         for seed in 0..100 {
             let scheme = [ScoreScheme::Multiply, ScoreScheme::Power][seed as usize % 2];
-            let r = Rules { score_scheme: scheme, ..rules() };
+            let r = Rules {
+                score_scheme: scheme,
+                ..rules()
+            };
             let mut t = Table::seeded(engine(r), seed, 0).unwrap();
             play_out(&mut t, &mut Rng(seed));
             let (r, roles) = (t.result().unwrap(), t.roles());
@@ -494,7 +584,10 @@ mod tests {
             let p = r.multiplier;
             match roles.hidden_landlord {
                 None => assert_eq!(r.scores[roles.landlord], 4 * sign * p),
-                Some(d) => assert_eq!((r.scores[roles.landlord], r.scores[d]), (2 * sign * p, sign * p)),
+                Some(d) => assert_eq!(
+                    (r.scores[roles.landlord], r.scores[d]),
+                    (2 * sign * p, sign * p)
+                ),
             }
         }
     }
@@ -505,9 +598,36 @@ mod tests {
             let err = check_rules(&r).unwrap_err().to_string();
             assert!(err.contains(option), "{option}: {err}");
         };
-        refused(Rules { decks: 2, hand_size: 21, kitty: 3, ..rules() }, "decks");
-        refused(Rules { level_points: 0, ..rules() }, "level_points");
-        refused(Rules { no_grab_base: 13, ..rules() }, "no_grab_base");
-        refused(Rules { hand_size: 1, kitty: 157, ..rules() }, "hand_size");
+        refused(
+            Rules {
+                decks: 2,
+                hand_size: 21,
+                kitty: 3,
+                ..rules()
+            },
+            "decks",
+        );
+        refused(
+            Rules {
+                level_points: 0,
+                ..rules()
+            },
+            "level_points",
+        );
+        refused(
+            Rules {
+                no_grab_base: 13,
+                ..rules()
+            },
+            "no_grab_base",
+        );
+        refused(
+            Rules {
+                hand_size: 1,
+                kitty: 157,
+                ..rules()
+            },
+            "hand_size",
+        );
     }
 }

@@ -27,10 +27,13 @@ pub fn marked_card(rules: &Rules, deal: &Deal) -> Result<Card, String> {
         ));
     };
     let card = match parse_identities(given).as_deref() {
-        Ok([one]) => one.suit.filter(|_| one.slot as usize <= crate::cards::TWO).map(|suit| Card {
-            slot: one.slot,
-            suit,
-        }),
+        Ok([one]) => one
+            .suit
+            .filter(|_| one.slot as usize <= crate::cards::TWO)
+            .map(|suit| Card {
+                slot: one.slot,
+                suit,
+            }),
         _ => None,
     };
     let Some(card) = card else {

@@ -240,7 +240,8 @@ mod tests {
     #[test]
     fn the_counting_sort_sorts() {
         let mut rng = super::super::Rng(5);
-        let mut deck = super::super::deal::physical_deck(&crate::rules::Rules::preset("laizi").unwrap());
+        let mut deck =
+            super::super::deal::physical_deck(&crate::rules::Rules::preset("laizi").unwrap());
         for _ in 0..20 {
             rng.shuffle(&mut deck);
             let mut hand = deck[..30].to_vec();
