@@ -351,7 +351,7 @@ pub(super) mod tests {
         for text in fixed
             .iter()
             .copied()
-            .chain(std::iter::repeat("").take(n - fixed.len()))
+            .chain(std::iter::repeat_n("", n - fixed.len()))
             .chain([kitty])
         {
             let mut place = Vec::new();
@@ -366,9 +366,7 @@ pub(super) mod tests {
             places.push(place);
         }
         Rng(7).shuffle(&mut pool);
-        let sizes = std::iter::repeat(rules.hand_size)
-            .take(n)
-            .chain([rules.kitty]);
+        let sizes = std::iter::repeat_n(rules.hand_size, n).chain([rules.kitty]);
         for (place, size) in places.iter_mut().zip(sizes) {
             while place.len() < size as usize {
                 place.push(pool.remove(0));

@@ -211,7 +211,10 @@ impl Hand {
                 taken.push(c);
             }
         }
-        taken[start..].sort_unstable();
+        if !named.is_empty() {
+            // Without named copies, slot then suit order is already sorted.
+            taken[start..].sort_unstable();
+        }
     }
 
     fn remove(&mut self, c: Card) {
