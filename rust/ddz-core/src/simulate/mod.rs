@@ -1,7 +1,9 @@
-//! Whole deals played in Rust by built-in policies: the presets with one
-//! landlord (classic, two-player, four-player, laizi; `landlord.rs`),
-//! `five-player` and `five-player-3deck` on the table (`on_table.rs`: a
-//! policy chooses among the table's legal actions), `six-player-2v4` and `six-player-teams` with their two marked cards
+//! Whole deals played in Rust by built-in policies. The presets the table
+//! plays (`crate::table`: classic, two-player, four-player, laizi,
+//! five-player, five-player-3deck) run on it, the policy choosing among its
+//! legal actions (`chooser.rs`); the others still run their own loops here
+//! (temporary, until their families join the table):
+//! `six-player-2v4` and `six-player-teams` with their two marked cards
 //! (`six2v4.rs`), and `six-player-3v3` and `six-player-3v3-kitty` with
 //! their open and hidden landlords (`six3v3.rs`): every preset.
 //!
@@ -18,10 +20,9 @@
 //! the play, and `bidding.rs` takes bids of 1 to 3.
 
 mod bidding;
+mod chooser;
 mod copies;
 mod deck;
-mod landlord;
-mod on_table;
 mod six2v4;
 mod six3v3;
 
@@ -32,7 +33,6 @@ use crate::play::Move;
 use crate::rules::{Rules, PRESETS};
 use rayon::prelude::*;
 use std::fmt;
-use std::sync::Arc;
 
 /// How the simulated players choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,7 +197,13 @@ pub struct Outcome {
     /// Every deal dealt (redeals included) and every action, when recorded.
     pub deals: Vec<Dealt>,
     pub actions: Vec<(usize, Action)>,
+    /// A deal played on the table, when recorded: its deals and actions as
+    /// `Game` records write them (replaces `deals` and `actions`).
+    pub record: Option<TableRecord>,
 }
+
+/// A table deal's record: its deals, and each action as `(seat, entry)`.
+pub type TableRecord = (Vec<serde_json::Value>, Vec<(usize, serde_json::Value)>);
 
 /// Why a rule set cannot be simulated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,17 +227,13 @@ use crate::table::Rng;
 /// The Python flow a preset plays.
 #[derive(Clone, Copy)]
 enum Flow {
-    Landlord(landlord::Auction),
-    /// Played on the table (`crate::table`).
-    OnTable,
+    /// On the table (`chooser.rs`).
+    Table,
     Six(six2v4::Variant),
     ThreeVThree(six3v3::Variant),
 }
 
 fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
-    if matches!(preset, "five-player" | "five-player-3deck") {
-        return Ok(Flow::OnTable);
-    }
     if preset == "six-player-2v4" {
         return Ok(Flow::Six(six2v4::Variant::TwoVsFour));
     }
@@ -244,8 +246,8 @@ fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
     if preset == "six-player-3v3-kitty" {
         return Ok(Flow::ThreeVThree(six3v3::Variant::Kitty));
     }
-    landlord::auction_of(preset)
-        .map(Flow::Landlord)
+    crate::table::family_of(preset)
+        .map(|_| Flow::Table)
         .ok_or_else(|| Unsupported(preset.to_string()))
 }
 
@@ -274,17 +276,13 @@ pub fn simulate_from(
     record: usize,
 ) -> Result<Vec<Outcome>, Unsupported> {
     let flow = flow_of(&engine.rules().preset)?;
-    let shared = matches!(flow, Flow::OnTable).then(|| Arc::new(engine.clone()));
+    let shared = std::sync::Arc::new(engine.clone());
     let play = |i: usize| {
         let index = (first + i) as u64;
         let mut rng = Rng::for_game(seed, index);
         let table = || Table::new(engine, policy, i < record);
         match flow {
-            Flow::Landlord(auction) => landlord::Deal::new(table(), auction).run(&mut rng),
-            Flow::OnTable => {
-                let engine = shared.as_ref().expect("made for the table");
-                on_table::run(engine, seed, index, policy, i < record)
-            }
+            Flow::Table => chooser::play(&shared, seed, index, policy, i < record),
             Flow::Six(variant) => six2v4::Deal::new(table(), variant).run(&mut rng),
             Flow::ThreeVThree(variant) => six3v3::Deal::new(table(), variant).run(&mut rng),
         }
@@ -429,26 +427,6 @@ impl<'e> Table<'e> {
     }
 }
 
-/// The factor spring and anti-spring add (Python `scoring.spring_events`):
-/// ×2 when the losing side played no card, and with `anti_spring` ×2 when
-/// the landlords lost having made only one play between them.
-fn spring_factor(rules: &Rules, plays: &[u32], landlords: &[usize], landlords_won: bool) -> i64 {
-    let mut factor = 1;
-    if rules.spring {
-        let silent = (0..plays.len())
-            .filter(|s| landlords.contains(s) != landlords_won)
-            .all(|s| plays[s] == 0);
-        if silent {
-            factor *= 2;
-        }
-    }
-    if rules.anti_spring && !landlords_won && landlords.iter().map(|&s| plays[s]).sum::<u32>() == 1
-    {
-        factor *= 2;
-    }
-    factor
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,15 +477,5 @@ mod tests {
         };
         let cards = Cards::parse("8899T").unwrap();
         assert_eq!(named.ids(&cards), "889d9hT");
-    }
-
-    #[test]
-    fn spring_counts_the_losing_side() {
-        let r = Rules::preset("five-player").unwrap();
-        // Landlords 0 and 2 won; farmers 1, 3, 4 never played.
-        assert_eq!(spring_factor(&r, &[3, 0, 1, 0, 0], &[0, 2], true), 2);
-        assert_eq!(spring_factor(&r, &[3, 1, 1, 0, 0], &[0, 2], true), 1);
-        // The landlords lost: the open landlord always led once.
-        assert_eq!(spring_factor(&r, &[1, 2, 0, 1, 1], &[0, 2], false), 1);
     }
 }

@@ -477,6 +477,51 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn simulate_plays_both_presets_on_the_table() {
+        use crate::simulate::{simulate, Policy};
+        for preset in ["five-player", "five-player-3deck"] {
+            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            for policy in [Policy::Random, Policy::Greedy] {
+                for o in simulate(&e, 200, 4, 2, policy, 50).unwrap() {
+                    assert_eq!(o.scores.iter().sum::<i64>(), 0);
+                    let sign = if o.landlord_won { 1 } else { -1 };
+                    let w = o.multiplier;
+                    match o.hidden_landlord {
+                        None => assert_eq!(o.scores[o.landlord], 4 * sign * w),
+                        Some(h) => assert_eq!(
+                            (o.scores[o.landlord], o.scores[h]),
+                            (2 * sign * w, sign * w)
+                        ),
+                    }
+                    let Some((deals, actions)) = &o.record else {
+                        continue;
+                    };
+                    let words: Vec<&str> = actions
+                        .iter()
+                        .take(10)
+                        .filter_map(|(_, a)| a.as_str())
+                        .collect();
+                    match (preset, policy) {
+                        // Greedy keeps and never doubles.
+                        ("five-player", Policy::Greedy) => {
+                            assert!(
+                                words.iter().all(|w| ["keep", "no-double"].contains(w)),
+                                "{words:?}"
+                            )
+                        }
+                        // Greedy never grabs: the marked card's holder leads at base 1.
+                        (_, Policy::Greedy) => {
+                            assert_eq!(words[..5], ["pass"; 5]);
+                            assert_eq!(json!(o.landlord), deals[0]["first"]);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn rule_sets_it_cannot_play_are_refused() {
         let refused = |r: Rules, option: &str| {
             let err = super::super::check_rules(&r).unwrap_err().to_string();
