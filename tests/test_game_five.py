@@ -597,4 +597,3 @@ def test_five_player_3deck_no_one_can_tell_who_is_deputy() -> None:
         viewers = [s for s in range(5) if s not in (f.deputy, other)]  # main landlord included
         checked += same_views_until_revealed(a, b, viewers, seed)
     assert checked > 300
-
