@@ -21,6 +21,9 @@ mod landlord;
 pub mod physical;
 mod resolve;
 pub mod scoring;
+mod six;
+mod six_2v4;
+mod six_3v3;
 pub mod tricks;
 
 pub use action::Action;
@@ -108,6 +111,10 @@ pub trait Family: Send + Sync {
         Ok(())
     }
 
+    /// Fill in what a given deal may leave out (drawn from the table's
+    /// generator), before it is recorded and started.
+    fn complete(&self, _rules: &Rules, _deal: &mut Deal, _rng: &mut Rng) {}
+
     /// A new deal is on the table: reset every role and set the phase and
     /// the first seat to act.
     fn start(&mut self, t: &mut Core, deal: &Deal);
@@ -173,7 +180,7 @@ pub struct FamilySpec {
 }
 
 /// Every family the table plays.
-pub static FAMILIES: &[&FamilySpec] = &[&landlord::SPEC];
+pub static FAMILIES: &[&FamilySpec] = &[&landlord::SPEC, &six_2v4::SPEC, &six_3v3::SPEC];
 
 /// The family that plays `preset`, if the table plays it.
 pub fn family_of(preset: &str) -> Option<&'static FamilySpec> {
@@ -409,10 +416,12 @@ impl Table {
     }
 
     fn start(&mut self) {
-        let deal = match self.queued.pop_front() {
+        let mut deal = match self.queued.pop_front() {
             Some(d) => d,
             None => self.family.deal(self.core.rules(), &mut self.rng),
         };
+        self.family
+            .complete(self.core.rules(), &mut deal, &mut self.rng);
         let t = &mut self.core;
         t.hands = deal.hands.iter().map(|h| Hand::of(h)).collect();
         t.kitty = deal.kitty.clone();

@@ -2,7 +2,7 @@
 
 use super::tricks::Tricks;
 use crate::rules::Rules;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// How an event changes the stake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +90,8 @@ pub struct Settlement {
     pub scores: Vec<i64>,
     pub multiplier: i64,
     pub events: Vec<Event>,
+    /// What a family adds to the result (`landlords`, `sides`, `auto_win`).
+    pub extra: Map<String, Value>,
 }
 
 impl Settlement {
@@ -110,16 +112,21 @@ impl Settlement {
             scores,
             multiplier: w,
             events,
+            extra: Map::new(),
         }
     }
 
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut out = json!({
             "winners": self.winners,
             "scores": self.scores,
             "multiplier": self.multiplier,
             "events": self.events.iter().map(Event::to_json).collect::<Vec<_>>(),
-        })
+        });
+        if let Value::Object(fields) = &mut out {
+            fields.extend(self.extra.clone());
+        }
+        out
     }
 }
 
