@@ -336,7 +336,7 @@ def test_the_secret_mark_holder_is_unknown_until_the_big_landlord_is_settled() -
     # Same cards, secret mark held by different seats: every view is the
     # same until the bidding ends.
     for seed in range(100):
-        base = ddz.Game("six-player-2v4", seed=seed).deals[0].to_dict()
+        base = dict(ddz.Game("six-player-2v4", seed=seed).deals[0])
         del base["set_aside"]
         other_seat = (int(base["secret"].split("@")[1]) + 1 + seed % 5) % N
         card = split_identities(base["hands"][other_seat])[seed % 34]

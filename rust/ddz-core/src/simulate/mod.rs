@@ -1,13 +1,10 @@
 //! Whole deals played in Rust by built-in policies. The presets the table
-//! plays (`crate::table`: classic, two-player, four-player, laizi) run on
-//! it, the policy choosing among its legal actions (`chooser.rs`); the
-//! others still run their own loops here (temporary, until their families
-//! join the table):
+//! plays (`crate::table`: classic, two-player, four-player, laizi and the
+//! four six-player presets) run on it, the policy choosing among its legal
+//! actions (`chooser.rs`); the others still run their own loops here
+//! (temporary, until their families join the table):
 //! `five-player` with its open and hidden landlords (`five.rs`), and
-//! `five-player-3deck` with its grab, solo or called friend (`five3.rs`),
-//! `six-player-2v4` and `six-player-teams` with their two marked cards
-//! (`six2v4.rs`), and `six-player-3v3` and `six-player-3v3-kitty` with
-//! their open and hidden landlords (`six3v3.rs`): every preset.
+//! `five-player-3deck` with its grab, solo or called friend (`five3.rs`).
 //!
 //! The procedures mirror the Python `Game` flows (python/ddz/game/flows/)
 //! decision for decision; a test replays recorded deals through `Game` and
@@ -18,17 +15,14 @@
 //! This file holds what the flows share: the generator, the policies, the
 //! action and outcome types, physical cards where suits matter, the trick
 //! loop and the spring rule. Shared too: `deck.rs` shuffles and cuts a
-//! physical deck, `copies.rs` follows the copies of a marked rank through
-//! the play, and `bidding.rs` takes bids of 1 to 3.
+//! physical deck and `copies.rs` follows the copies of a marked rank through
+//! the play.
 
-mod bidding;
 mod chooser;
 mod copies;
 mod deck;
 mod five;
 mod five3;
-mod six2v4;
-mod six3v3;
 
 use crate::batch;
 use crate::cards::{Cards, SYMBOLS};
@@ -235,8 +229,6 @@ enum Flow {
     Table,
     FivePlayer,
     FivePlayer3Deck,
-    Six(six2v4::Variant),
-    ThreeVThree(six3v3::Variant),
 }
 
 fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
@@ -245,18 +237,6 @@ fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
     }
     if preset == "five-player-3deck" {
         return Ok(Flow::FivePlayer3Deck);
-    }
-    if preset == "six-player-2v4" {
-        return Ok(Flow::Six(six2v4::Variant::TwoVsFour));
-    }
-    if preset == "six-player-teams" {
-        return Ok(Flow::Six(six2v4::Variant::Teams));
-    }
-    if preset == "six-player-3v3" {
-        return Ok(Flow::ThreeVThree(six3v3::Variant::NoKitty));
-    }
-    if preset == "six-player-3v3-kitty" {
-        return Ok(Flow::ThreeVThree(six3v3::Variant::Kitty));
     }
     crate::table::family_of(preset)
         .map(|_| Flow::Table)
@@ -297,8 +277,6 @@ pub fn simulate_from(
             Flow::Table => chooser::play(&shared, seed, index, policy, i < record),
             Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
             Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
-            Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),
-            Flow::ThreeVThree(variant) => six3v3::Deal::new(table, variant).run(&mut rng),
         }
     };
     Ok(batch::run_on(threads, || {
