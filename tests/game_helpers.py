@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import ddz
 from ddz.agents import RandomAgent
-from ddz.game.deck import text
+from reference_flow.deck import text
 
 
 def step_by_agent(game: ddz.Game, agents: list) -> None:

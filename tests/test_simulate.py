@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz.game.deck import split_identities
+from reference_flow.deck import split_identities
 
 SIMULATED = [
     "classic",

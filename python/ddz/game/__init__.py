@@ -1,13 +1,11 @@
-"""Game flow: dealing, choosing the landlord, trick play and scoring."""
+"""Game flow: one deal from the deal to the score, on the Rust table."""
 
 from ddz._ddz import PRESETS as ddz_presets
 from ddz._ddz import Table
 
-from .auction import PASS
-from .flows import FLOWS
-from .game import Game, IllegalAction
+from .game import PASS, Game, IllegalAction
 
-#: Presets played on the Rust table (the others run the Python flows).
+#: Presets played on the Rust table: every preset.
 TABLE_PRESETS = tuple(p for p in ddz_presets if Table.plays(p))
 
-__all__ = ["FLOWS", "PASS", "TABLE_PRESETS", "Game", "IllegalAction"]
+__all__ = ["PASS", "TABLE_PRESETS", "Game", "IllegalAction"]

@@ -4,10 +4,6 @@ Every rule of a deal lives in `ddz_core::table` (docs/table.md); `Game` adds
 the rule set, the seed and the record. `phase`, `to_act`, `legal_actions()`,
 `step()`, `observation()` and `result` are the table's own methods, so a
 step costs one call into Rust.
-
-Temporary: presets the table does not play yet are handed to `FlowGame`
-(the Python flows in `flows/`); `Game(...)` returns one for them, and it
-passes `isinstance(g, Game)`.
 """
 
 from __future__ import annotations
@@ -19,21 +15,14 @@ from typing import Any, Union
 import ddz
 from ddz._ddz import IllegalAction, Table
 
-from .flow_game import FlowGame
-
 Action = Union[str, ddz.Move]
+#: The pass action.
+PASS = "pass"
 #: The record format `to_json` writes. Version 2 added the rule options of
 #: the table (older rule dicts take their preset's values for them).
 FORMAT = "ddz-game/2"
 #: Every record format `from_json` reads.
 FORMATS = ("ddz-game/1", FORMAT)
-
-
-class _GameType(type):
-    """`isinstance(g, Game)` holds for the Python-flow games too."""
-
-    def __instancecheck__(cls, obj: object) -> bool:
-        return type.__instancecheck__(cls, obj) or (cls is Game and isinstance(obj, FlowGame))
 
 
 def _rules(preset_or_rules: str | ddz.Rules) -> ddz.Rules:
@@ -42,7 +31,7 @@ def _rules(preset_or_rules: str | ddz.Rules) -> ddz.Rules:
     return ddz.Rules(preset_or_rules)
 
 
-class Game(Table, metaclass=_GameType):
+class Game(Table):
     """One deal: `Game(preset_or_rules, seed=None, deal=None)`.
 
     `seed` (any int; random when None) draws the deals; `deal` gives the
@@ -60,8 +49,6 @@ class Game(Table, metaclass=_GameType):
         _deals: list[dict] | None = None,
     ) -> Any:
         rules = _rules(preset_or_rules)
-        if not Table.plays(rules.preset):
-            return FlowGame(rules, seed=seed, deal=deal, _deals=_deals)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         elif not isinstance(seed, int) or isinstance(seed, bool):

@@ -56,6 +56,30 @@ pub enum Bidding {
     Once,
 }
 
+/// How several landlords share the kitty (the six-player presets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KittySplit {
+    /// The kitty sorted low to high and dealt to the landlords in snake
+    /// order: first, second, second, first, first, ... (the kitty is
+    /// recorded sorted).
+    Snake,
+    /// Equal runs from the top of the kitty as dealt (and recorded), in the
+    /// order the landlords were named.
+    InOrder,
+}
+
+/// Six-player-3v3: the base S when two rounds of bidding each named an
+/// open landlord.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoBids {
+    Higher,
+    Sum,
+    First,
+    Last,
+}
+
 /// A joker combination that is a bomb, and its place on the ladder.
 ///
 /// `above` is a rank-bomb size class: the king bomb beats every rank bomb of
@@ -145,6 +169,28 @@ pub struct Rules {
     pub level_points: u16,
     /// Five-player-3deck: the base when nobody grabs.
     pub no_grab_base: u8,
+    // ---- the six-player flows (docs/flow-six-player-*.md) ----
+    /// Six-player-2v4: one round of bids (procedure `bidding`) from the
+    /// public-mark holder picks the first landlord (nobody bids: that
+    /// holder); off, the public-mark holder is it (-teams).
+    pub landlord_bidding: bool,
+    /// Six-player-teams: the secret-mark holder is the counter landlord and
+    /// the four farmers pick a side, three against three; off, both
+    /// landlords play against the four farmers (-2v4).
+    pub farmers_pick_sides: bool,
+    /// How the landlords share the kitty.
+    pub kitty_split: KittySplit,
+    /// Six-player-3v3: another seat holding both other copies of the marked
+    /// card is an open landlord (source 000); off, a hidden one (002).
+    pub both_copies_open: bool,
+    /// Six-player-3v3: the receiver of all three copies wins at once
+    /// (source 000); off, two rounds of bidding name two open landlords.
+    pub three_copies_win: bool,
+    /// Six-player-3v3: when every seat passes, the first seat in bidding
+    /// order that may bid takes it at 1; off, the cards are dealt again.
+    pub forced_taker: bool,
+    /// Six-player-3v3: the base S after two rounds of bidding.
+    pub two_bids_base: TwoBids,
 }
 
 /// The preset names, in RULES.md order.
@@ -246,6 +292,13 @@ impl Rules {
             six_beats_five: true,
             level_points: 1,
             no_grab_base: 1,
+            landlord_bidding: false,
+            farmers_pick_sides: false,
+            kitty_split: KittySplit::Snake,
+            both_copies_open: false,
+            three_copies_win: false,
+            forced_taker: true,
+            two_bids_base: TwoBids::Higher,
         };
         // Kinds shared by every multi-deck preset.
         let multi = |preset: &str, players, decks, hand_size, kitty| Rules {
@@ -314,6 +367,10 @@ impl Rules {
                 Rules {
                     // Seed 000 (no kitty) says pairs exclude jokers; seed 002 allows them.
                     joker_pairs: kitty,
+                    kitty_shown: false,
+                    kitty_split: KittySplit::InOrder,
+                    both_copies_open: !kitty,
+                    three_copies_win: !kitty,
                     spring: false,
                     double_step: DoubleStep::Plus1,
                     king_bombs: kings,
@@ -344,6 +401,10 @@ impl Rules {
                     spring: false,
                     double_step: DoubleStep::Plus1,
                     auto_win: name == "six-player-2v4",
+                    kitty_shown: false,
+                    bidding: Bidding::Once,
+                    landlord_bidding: name == "six-player-2v4",
+                    farmers_pick_sides: name == "six-player-teams",
                     king_bombs: kings,
                     ..multi(name, 6, 4, 34, 12)
                 }

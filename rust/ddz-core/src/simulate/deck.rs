@@ -15,8 +15,6 @@ pub(super) use crate::table::deal::{count, Cut};
 pub(super) enum KittyOrder {
     /// Low to high, as the Python deals sort it.
     Sorted,
-    /// As dealt: six-player-3v3-kitty's open landlords take it from the top.
-    AsDealt,
 }
 
 impl Cut {
@@ -39,7 +37,6 @@ impl Cut {
                 hands: seats.map(|s| self.hand(s).to_vec()).collect(),
                 kitty: match kitty {
                     KittyOrder::Sorted => sorted(self.kitty()),
-                    KittyOrder::AsDealt => self.kitty().to_vec(),
                 },
                 marked: marked.0,
                 marks,

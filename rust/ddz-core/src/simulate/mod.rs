@@ -1,37 +1,21 @@
-//! Whole deals played in Rust by built-in policies. The presets the table
-//! plays (`crate::table`: classic, two-player, four-player, laizi,
-//! five-player, five-player-3deck) run on it, the policy choosing among its
-//! legal actions (`chooser.rs`); the others still run their own loops here
-//! (temporary, until their families join the table):
-//! `six-player-2v4` and `six-player-teams` with their two marked cards
-//! (`six2v4.rs`), and `six-player-3v3` and `six-player-3v3-kitty` with
-//! their open and hidden landlords (`six3v3.rs`): every preset.
+//! Whole deals played in Rust by built-in policies, on the table
+//! (`crate::table`): the policy only chooses among the table's legal
+//! actions (`chooser.rs`), so `simulate` follows every rule exactly as
+//! `Game` does. Every deal draws from its own generators, seeded from
+//! (seed, deal index), so results do not depend on the number of threads.
 //!
-//! The procedures mirror the Python `Game` flows (python/ddz/game/flows/)
-//! decision for decision; a test replays recorded deals through `Game` and
-//! compares the outcomes. Every game draws from its own generator, seeded
-//! from (seed, game index), so results do not depend on the number of
-//! threads.
-//!
-//! This file holds what the flows share: the generator, the policies, the
-//! action and outcome types, physical cards where suits matter, the trick
-//! loop and the spring rule. Shared too: `deck.rs` shuffles and cuts a
-//! physical deck, `copies.rs` follows the copies of a marked rank through
-//! the play, and `bidding.rs` takes bids of 1 to 3.
+//! This file holds the driver (`Series`: a rule set, seed and policy, played
+//! in parts on any number of threads), the policies, and the action and
+//! outcome types that records and result columns (`columns.rs`) are made of.
 
-mod bidding;
 mod chooser;
 pub mod columns;
-mod copies;
-mod deck;
-mod six2v4;
-mod six3v3;
 
 use crate::batch;
 use crate::cards::{Cards, SYMBOLS};
 use crate::engine::Engine;
 use crate::play::Move;
-use crate::rules::{Rules, PRESETS};
+use crate::rules::PRESETS;
 use std::fmt;
 
 pub use crate::batch::TooBig;
@@ -109,13 +93,6 @@ impl fmt::Display for Action {
 // ---------------------------------------------------------------------------
 
 pub use crate::table::physical::{identities, Card, SUITS};
-
-/// Cards low to high by rank then suit (Python's `sort_key` order).
-fn sorted(cards: &[Card]) -> Vec<Card> {
-    let mut sorted = cards.to_vec();
-    sorted.sort_unstable();
-    sorted
-}
 
 /// The physical copies of one rank that a play takes, counted by suit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,32 +202,11 @@ impl fmt::Display for Unsupported {
 
 impl std::error::Error for Unsupported {}
 
-use crate::table::Rng;
-
-/// The Python flow a preset plays.
-#[derive(Clone, Copy)]
-enum Flow {
-    /// On the table (`chooser.rs`).
-    Table,
-    Six(six2v4::Variant),
-    ThreeVThree(six3v3::Variant),
-}
-
-fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
-    if preset == "six-player-2v4" {
-        return Ok(Flow::Six(six2v4::Variant::TwoVsFour));
-    }
-    if preset == "six-player-teams" {
-        return Ok(Flow::Six(six2v4::Variant::Teams));
-    }
-    if preset == "six-player-3v3" {
-        return Ok(Flow::ThreeVThree(six3v3::Variant::NoKitty));
-    }
-    if preset == "six-player-3v3-kitty" {
-        return Ok(Flow::ThreeVThree(six3v3::Variant::Kitty));
-    }
+/// Every preset the table plays; the rest are refused.
+fn check_preset(engine: &Engine) -> Result<(), Unsupported> {
+    let preset = &engine.rules().preset;
     crate::table::family_of(preset)
-        .map(|_| Flow::Table)
+        .map(|_| ())
         .ok_or_else(|| Unsupported(preset.to_string()))
 }
 
@@ -285,21 +241,18 @@ pub fn simulate_from(
 /// series draws from its own generator, seeded from (seed, i), so any part
 /// of the series can be played on its own, on any number of threads.
 #[derive(Clone)]
-pub struct Series<'e> {
-    engine: &'e Engine,
-    /// The same rules, shared with the tables (`chooser.rs` reuses one per thread).
+pub struct Series {
+    /// The rules, shared with the tables (`chooser.rs` reuses one per thread).
     shared: std::sync::Arc<Engine>,
-    flow: Flow,
     seed: u64,
     policy: Policy,
 }
 
-impl<'e> Series<'e> {
-    pub fn new(engine: &'e Engine, seed: u64, policy: Policy) -> Result<Self, Unsupported> {
+impl Series {
+    pub fn new(engine: &Engine, seed: u64, policy: Policy) -> Result<Self, Unsupported> {
+        check_preset(engine)?;
         Ok(Series {
-            engine,
             shared: std::sync::Arc::new(engine.clone()),
-            flow: flow_of(&engine.rules().preset)?,
             seed,
             policy,
         })
@@ -307,13 +260,7 @@ impl<'e> Series<'e> {
 
     /// Deal `index` of the series, with its deals and actions if `record`.
     pub fn deal(&self, index: u64, record: bool) -> Outcome {
-        let mut rng = Rng::for_game(self.seed, index);
-        let table = || Table::new(self.engine, self.policy, record);
-        match self.flow {
-            Flow::Table => chooser::play(&self.shared, self.seed, index, self.policy, record),
-            Flow::Six(variant) => six2v4::Deal::new(table(), variant).run(&mut rng),
-            Flow::ThreeVThree(variant) => six3v3::Deal::new(table(), variant).run(&mut rng),
-        }
+        chooser::play(&self.shared, self.seed, index, self.policy, record)
     }
 
     /// Deals `first .. first + games` on `threads` threads, in order; the
@@ -323,137 +270,6 @@ impl<'e> Series<'e> {
         batch::map_rows(threads, games, |i| {
             self.deal(first.wrapping_add(i as u64), i < record)
         })
-    }
-}
-
-/// A flow's hook after each play (see `Table::tricks`): the seat, the play
-/// and every hand; returns the physical copies to record with the play.
-type OnPlay<'a> = dyn FnMut(usize, &Move, &mut [Cards]) -> Option<Named> + 'a;
-
-/// What every flow shares while it plays one deal: the rules, the policy,
-/// the record and the trick loop.
-struct Table<'e> {
-    engine: &'e Engine,
-    policy: Policy,
-    record: bool,
-    out: Outcome,
-    buf: Vec<Move>,
-}
-
-impl<'e> Table<'e> {
-    fn new(engine: &'e Engine, policy: Policy, record: bool) -> Self {
-        Table {
-            engine,
-            policy,
-            record,
-            out: Outcome::default(),
-            buf: Vec::with_capacity(512),
-        }
-    }
-
-    fn rules(&self) -> &'e Rules {
-        self.engine.rules()
-    }
-
-    fn players(&self) -> usize {
-        self.engine.rules().players as usize
-    }
-
-    fn log(&mut self, seat: usize, action: Action) {
-        if self.record {
-            self.out.actions.push((seat, action));
-        }
-    }
-
-    fn deal_log(&mut self, dealt: &Dealt) {
-        if self.record {
-            self.out.deals.push(dealt.clone());
-        }
-    }
-
-    /// A yes/no option whose "no" the greedy policy always takes (kick,
-    /// reveal, double): random takes it with probability 1/2.
-    fn accepts(&self, rng: &mut Rng) -> bool {
-        self.policy == Policy::Random && rng.below(2) == 1
-    }
-
-    /// One of `options` choices listed in Python's order: random takes any
-    /// uniformly, greedy the first.
-    fn choose(&self, options: usize, rng: &mut Rng) -> usize {
-        match self.policy {
-            Policy::Random => rng.below(options),
-            Policy::Greedy => 0,
-        }
-    }
-
-    /// Trick play from `leader`'s lead until a hand is empty. `on_play`
-    /// runs after each play has left the hand, as the Python flow's
-    /// `on_play` does, and returns the physical copies to record with it;
-    /// it may take cards from the hands (six-player: the dead joker). Then,
-    /// as in Python's `Game`, the player wins with an empty hand, else the
-    /// first seat whose hand is empty. Returns (winner, plays per seat).
-    ///
-    /// `on_play` is dynamic so that one copy of this loop serves every flow:
-    /// with a single caller, the move generator is inlined here (a generic
-    /// loop, one copy per flow, made greedy deals about 12% slower).
-    fn tricks(
-        &mut self,
-        hands: &mut [Cards],
-        leader: usize,
-        rng: &mut Rng,
-        on_play: &mut OnPlay<'_>,
-    ) -> (usize, Vec<u32>) {
-        let e = self.engine;
-        let n = hands.len();
-        let mut plays = vec![0u32; n];
-        let mut last: Option<Move> = None;
-        let mut passes = 0;
-        let mut seat = leader;
-        let mut buf = std::mem::take(&mut self.buf);
-        loop {
-            self.out.turns += 1;
-            e.moves_into(&hands[seat], last.as_ref(), &mut buf);
-            let choice = match self.policy {
-                Policy::Random => {
-                    // Python lists pass after the plays when following.
-                    let options = buf.len() + last.is_some() as usize;
-                    let pick = rng.below(options);
-                    buf.get(pick).copied()
-                }
-                Policy::Greedy => buf.iter().min_by_key(|m| e.hint_key(m)).copied(),
-            };
-            match choice {
-                None => {
-                    self.log(seat, Action::Pass);
-                    passes += 1;
-                    if passes == n - 1 {
-                        last = None;
-                        passes = 0;
-                    }
-                }
-                Some(m) => {
-                    hands[seat] = hands[seat] - m.cards;
-                    plays[seat] += 1;
-                    if m.kind.is_bomb() {
-                        self.out.bombs += 1;
-                    }
-                    let named = on_play(seat, &m, hands);
-                    self.log(seat, Action::Play(m, named));
-                    let out = if hands[seat].is_empty() {
-                        Some(seat)
-                    } else {
-                        hands.iter().position(Cards::is_empty)
-                    };
-                    if let Some(winner) = out {
-                        self.buf = buf;
-                        return (winner, plays);
-                    }
-                    last = Some(m);
-                    passes = 0;
-                }
-            }
-            seat = (seat + 1) % n;
-        }
     }
 }
 

@@ -24,6 +24,9 @@ pub mod marked;
 pub mod physical;
 mod resolve;
 pub mod scoring;
+mod six;
+mod six_2v4;
+mod six_3v3;
 pub mod tricks;
 
 pub use action::Action;
@@ -111,6 +114,10 @@ pub trait Family: Send + Sync {
         Ok(())
     }
 
+    /// Fill in what a given deal may leave out (drawn from the table's
+    /// generator), before it is recorded and started.
+    fn complete(&self, _rules: &Rules, _deal: &mut Deal, _rng: &mut Rng) {}
+
     /// A new deal is on the table: reset every role and set the phase and
     /// the first seat to act.
     fn start(&mut self, t: &mut Core, deal: &Deal);
@@ -176,7 +183,13 @@ pub struct FamilySpec {
 }
 
 /// Every family the table plays.
-pub static FAMILIES: &[&FamilySpec] = &[&landlord::SPEC, &five::SPEC, &five3::SPEC];
+pub static FAMILIES: &[&FamilySpec] = &[
+    &landlord::SPEC,
+    &five::SPEC,
+    &five3::SPEC,
+    &six_2v4::SPEC,
+    &six_3v3::SPEC,
+];
 
 /// The family that plays `preset`, if the table plays it.
 pub fn family_of(preset: &str) -> Option<&'static FamilySpec> {
@@ -426,10 +439,12 @@ impl Table {
     }
 
     fn start(&mut self) {
-        let deal = match self.queued.pop_front() {
+        let mut deal = match self.queued.pop_front() {
             Some(d) => d,
             None => self.family.deal(self.core.rules(), &mut self.rng),
         };
+        self.family
+            .complete(self.core.rules(), &mut deal, &mut self.rng);
         let t = &mut self.core;
         for (hand, cards) in t.hands.iter_mut().zip(&deal.hands) {
             *hand = Hand::of(cards);
@@ -824,4 +839,53 @@ pub struct Observation {
     pub roles: Map<String, Value>,
     /// The legal actions, when this seat is to act.
     pub legal: Option<Vec<Action>>,
+}
+
+impl Observation {
+    /// As `Game.observation` returns it, as JSON (the binding builds its
+    /// Python dict directly, for speed; Rust callers and tests use this).
+    pub fn to_json(&self, preset: &str) -> Value {
+        let ids = |cards: &[Card]| physical::identities(cards);
+        let mut out = Map::new();
+        out.insert("seat".into(), self.seat.into());
+        out.insert("preset".into(), preset.into());
+        out.insert("phase".into(), self.phase.name().into());
+        out.insert("to_act".into(), self.to_act.into());
+        out.insert("hand".into(), ids(&self.hand).into());
+        out.insert("hand_sizes".into(), self.hand_sizes.clone().into());
+        out.insert(
+            "kitty".into(),
+            self.kitty.as_deref().map_or(Value::Null, |k| ids(k).into()),
+        );
+        let seen: Map<String, Value> = self
+            .seen_hands
+            .iter()
+            .map(|(s, h)| (s.to_string(), ids(h).into()))
+            .collect();
+        out.insert("seen_hands".into(), Value::Object(seen));
+        let history: Vec<Value> = self
+            .history
+            .iter()
+            .map(|(s, a)| Value::Array(vec![(*s).into(), a.to_string().into()]))
+            .collect();
+        out.insert("history".into(), history.into());
+        out.insert(
+            "to_beat".into(),
+            self.to_beat.map_or(Value::Null, |m| m.to_string().into()),
+        );
+        let events: Vec<Value> = self.events.iter().map(Event::to_json).collect();
+        out.insert("events".into(), events.into());
+        out.insert(
+            "result".into(),
+            self.result
+                .as_ref()
+                .map_or(Value::Null, Settlement::to_json),
+        );
+        out.extend(self.roles.clone());
+        if let Some(legal) = &self.legal {
+            let words: Vec<Value> = legal.iter().map(|a| a.to_string().into()).collect();
+            out.insert("legal_actions".into(), words.into());
+        }
+        Value::Object(out)
+    }
 }

@@ -12,7 +12,7 @@ pub const SUITS: [char; 4] = ['d', 'c', 'h', 's'];
 /// One physical card: a rank slot and, for ranks `3`..`2`, a suit (an index
 /// into [`SUITS`]; 0 for jokers and laizi, which have none). Ordered low to
 /// high by rank, then suit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card {
     pub slot: u8,
     pub suit: u8,

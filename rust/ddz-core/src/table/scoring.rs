@@ -90,8 +90,7 @@ pub struct Settlement {
     pub scores: Vec<i64>,
     pub multiplier: i64,
     pub events: Vec<Event>,
-    /// What a family adds to the result (`auto_win`: why a hand won
-    /// without play).
+    /// What a family adds to the result (`landlords`, `sides`, `auto_win`).
     pub extra: Map<String, Value>,
 }
 

@@ -1,0 +1,745 @@
+//! Four decks, six players, two marked cards: `six-player-2v4` (新六人) and
+//! `six-player-teams` (正反六人); docs/flow-six-player-2v4.md and
+//! docs/flow-six-player-teams.md.
+//!
+//! Two dealt copies are marked: the public mark (its holder is known at
+//! once) and the secret mark. The first landlord is picked by one round of
+//! bids from the public-mark holder (`landlord_bidding`; nobody bids: the
+//! holder), or is that holder; the secret-mark holder is the second. Then
+//! either both landlords play against the four farmers, or the farmers pick
+//! a side, three against three (`farmers_pick_sides`). One seat holding
+//! both marks plays alone with the whole kitty. The kitty is shared
+//! (`kitty_split`), the auto-win checks run (`auto_win`), the landlords
+//! choose whether to show their hands, and the trick play follows.
+//!
+//! The stake is additive: N starts at 1 and each event adds to it.
+
+use super::auction::{AllPass, Auction, Ended, Procedure};
+use super::deal::Cut;
+use super::physical::{identities, parse_identities, Card};
+use super::scoring::{spring_events, stake, Event, Settlement};
+use super::{Action, Core, Deal, Family, FamilySpec, Phase, Rng, Roles};
+use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
+use crate::engine::Engine;
+use crate::error::RulesError;
+use crate::play::{Kind, Move};
+use crate::rules::{KittySplit, Rules};
+use serde_json::{json, Map, Value};
+
+pub(super) static SPEC: FamilySpec = FamilySpec {
+    name: "six-marked",
+    presets: &["six-player-2v4", "six-player-teams"],
+    check,
+    new,
+};
+
+/// The rule sets this family can play to the end.
+fn check(rules: &Rules) -> Result<(), RulesError> {
+    super::six::common(rules)?;
+    let bad = super::six::bad;
+    if rules.decks != 4 {
+        return bad(
+            "decks",
+            format!(
+                "{} decks: the marked-card flow counts its joker events out of eight jokers, so it needs 4 decks",
+                rules.decks
+            ),
+        );
+    }
+    if rules.kitty % 2 != 0 {
+        return bad(
+            "kitty",
+            format!(
+                "{} cards cannot be shared equally by two landlords",
+                rules.kitty
+            ),
+        );
+    }
+    if rules.farmers_pick_sides && rules.anti_spring {
+        return bad(
+            "anti_spring",
+            "a farmer leads when the farmers pick sides, so no side is the landlord that made the first lead".into(),
+        );
+    }
+    Ok(())
+}
+
+fn new(rules: &Rules) -> Box<dyn Family> {
+    Box::new(Marked {
+        procedure: rules.landlord_bidding.then(|| super::six::procedure(rules)),
+        ..Marked::default()
+    })
+}
+
+/// The first landlord's side (true) or the other (false), by seat.
+type Side = bool;
+
+#[derive(Clone, Default)]
+struct Marked {
+    procedure: Option<Procedure>,
+    public: (Card, usize),
+    secret: (Card, usize),
+    auction: Option<Auction>,
+    /// The first landlord then, unless solo, the second.
+    landlords: Vec<usize>,
+    solo: Option<bool>,
+    /// Each landlord's kitty share.
+    shares: Vec<(usize, Vec<Card>)>,
+    to_show: Vec<usize>,
+    showed: Vec<usize>,
+    show_done: bool,
+    dead: Option<(usize, Card)>,
+    auto_win: Option<(usize, &'static str)>,
+    /// Farmers in picking order, and each seat's pick (true: the counter side).
+    order: Vec<usize>,
+    picks: [Option<bool>; 8],
+    winning_side: Option<Side>,
+}
+
+impl Marked {
+    fn teams(t: &Core) -> bool {
+        t.rules().farmers_pick_sides
+    }
+
+    fn sides_done(&self, t: &Core) -> bool {
+        !Self::teams(t)
+            || self.solo == Some(true)
+            || self.picks.iter().flatten().count() == self.order.len()
+    }
+
+    /// Is `seat` on the first landlord's side?
+    fn side_of(&self, t: &Core, seat: usize) -> Side {
+        let first = self.landlords.first() == Some(&seat);
+        if !Self::teams(t) {
+            return self.landlords.contains(&seat);
+        }
+        if first || self.solo == Some(true) {
+            return first;
+        }
+        if self.landlords.get(1) == Some(&seat) {
+            return false;
+        }
+        self.picks[seat] == Some(false)
+    }
+
+    fn side_seats(&self, t: &Core, side: Side) -> Vec<usize> {
+        (0..t.players())
+            .filter(|&s| self.side_of(t, s) == side)
+            .collect()
+    }
+
+    /// The first landlord is known: the second, the kitty, then the sides,
+    /// the auto-win checks or the show-hand round.
+    fn landlord_chosen(&mut self, t: &mut Core, first: usize) {
+        let solo = self.secret.1 == first;
+        self.solo = Some(solo);
+        self.landlords = if solo {
+            vec![first]
+        } else {
+            vec![first, self.secret.1]
+        };
+        let parts = super::six::split_kitty(&t.kitty, self.landlords.len(), t.rules().kitty_split);
+        self.shares = self.landlords.iter().copied().zip(parts).collect();
+        for (seat, share) in &self.shares {
+            t.give(*seat, share);
+        }
+        t.kitty_given = true;
+        if Self::teams(t) && !solo {
+            let n = t.players();
+            self.order = (1..n)
+                .map(|i| (first + i) % n)
+                .filter(|s| !self.landlords.contains(s))
+                .collect();
+            t.phase = Phase::ChooseSide;
+            t.to_act = self.order[0];
+        } else {
+            self.before_play(t);
+        }
+    }
+
+    /// Every role is settled: the auto-win checks, else the show-hand round.
+    fn before_play(&mut self, t: &mut Core) {
+        if t.rules().auto_win {
+            let tables = BombTables::new(t.engine());
+            for i in 0..self.landlords.len() {
+                let seat = self.landlords[i];
+                if let Some(reason) = tables.auto_win(t.engine(), &t.hands[seat].counts) {
+                    self.auto_win = Some((seat, reason));
+                    t.to_act = seat;
+                    let side = self.side_of(t, seat);
+                    let result = self.settle(t, side, Vec::new());
+                    t.end(result);
+                    return;
+                }
+            }
+        }
+        self.to_show = self.landlords.iter().rev().copied().collect();
+        t.phase = Phase::Show;
+        t.to_act = *self.to_show.last().expect("a landlord");
+    }
+
+    fn leader(&self, t: &Core) -> usize {
+        let n = t.players();
+        let first = self.landlords[0];
+        if !Self::teams(t) {
+            return first;
+        }
+        let mut leader = (first + n - 1) % n;
+        if self.landlords.get(1) == Some(&leader) {
+            leader = (leader + n - 1) % n;
+        }
+        leader
+    }
+
+    fn shown(&self) -> Vec<usize> {
+        if !self.show_done {
+            return Vec::new();
+        }
+        let mut out: Vec<usize> = self.landlords.clone();
+        out.retain(|s| self.showed.contains(s));
+        out
+    }
+
+    /// The result when `side` won with these events.
+    fn settle(&mut self, t: &Core, side: Side, events: Vec<Event>) -> Settlement {
+        self.winning_side = Some(side);
+        let n = t.players();
+        let w = stake(&events);
+        let solo = self.solo == Some(true);
+        let teams = Self::teams(t);
+        let scores = (0..n)
+            .map(|s| {
+                let sign = if self.side_of(t, s) == side { 1 } else { -1 };
+                let weight = if solo {
+                    if s == self.landlords[0] {
+                        n as i64 - 1
+                    } else {
+                        1
+                    }
+                } else if teams {
+                    if self.landlords.contains(&s) {
+                        2
+                    } else {
+                        1
+                    }
+                } else if s == self.landlords[0] {
+                    3
+                } else {
+                    1
+                };
+                sign * w * weight
+            })
+            .collect();
+        let mut extra = Map::new();
+        if teams {
+            extra.insert("sides".into(), self.sides_json(t));
+        } else {
+            extra.insert("landlords".into(), json!(self.landlords));
+        }
+        if let Some(win) = self.auto_win {
+            extra.insert("auto_win".into(), auto_win_json(win));
+        }
+        Settlement {
+            winners: self.side_seats(t, side),
+            scores,
+            multiplier: w,
+            events,
+            extra,
+        }
+    }
+
+    fn sides_json(&self, t: &Core) -> Value {
+        json!({"main": self.side_seats(t, true), "counter": self.side_seats(t, false)})
+    }
+}
+
+fn auto_win_json((seat, reason): (usize, &str)) -> Value {
+    json!({"seat": seat, "reason": reason})
+}
+
+fn mark_json((card, seat): (Card, usize)) -> Value {
+    json!({"card": card.to_string(), "seat": seat})
+}
+
+/// A mark of a given deal, `"9h"` or `"9h@2"`: the card and the seat holding
+/// the marked copy.
+fn parse_mark(key: &str, value: Option<&Value>, deal: &Deal) -> Result<(Card, usize), String> {
+    let Some(Value::String(text)) = value else {
+        let shown = value.map_or("None".to_string(), py_repr);
+        return Err(format!(
+            "deal['{key}'] must be a card such as '9h' or '9h@2', not {shown}"
+        ));
+    };
+    let (card_text, seat_text) = match text.split_once('@') {
+        Some((c, s)) => (c, Some(s)),
+        None => (text.as_str(), None),
+    };
+    let named = parse_identities(card_text)?;
+    let card = match named[..] {
+        [one] if one.suit.is_some() && one.slot as usize != LAIZI => Card {
+            slot: one.slot,
+            suit: one.suit.unwrap_or(0),
+        },
+        _ => {
+            return Err(format!(
+                "deal['{key}'] = '{text}' must name one card with its suit ('9h') or a joker ('X', 'D'), optionally followed by '@seat'"
+            ))
+        }
+    };
+    let holders: Vec<usize> = (0..deal.hands.len())
+        .filter(|&s| deal.hands[s].contains(&card))
+        .collect();
+    if let Some(seat_text) = seat_text {
+        let seat = seat_text
+            .parse::<usize>()
+            .ok()
+            .filter(|&s| s < deal.hands.len() && seat_text.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(|| {
+                format!(
+                    "deal['{key}'] = '{text}': the seat after '@' must be 0..{}",
+                    deal.hands.len() - 1
+                )
+            })?;
+        if !holders.contains(&seat) {
+            return Err(format!(
+                "deal['{key}'] = '{text}': seat {seat} holds no {card}"
+            ));
+        }
+        return Ok((card, seat));
+    }
+    match holders[..] {
+        [seat] => Ok((card, seat)),
+        _ => {
+            let place = if holders.is_empty() {
+                "no hand".to_string()
+            } else {
+                format!("seats {holders:?}")
+            };
+            Err(format!(
+                "deal['{key}'] = '{text}': {card} is in {place}; name the holder as '{card}@seat'"
+            ))
+        }
+    }
+}
+
+/// A JSON value as Python's `repr` would show it (strings quoted '...').
+fn py_repr(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("'{s}'"),
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        other => other.to_string(),
+    }
+}
+
+fn marks(deal: &Deal, preset: &str) -> Result<[(Card, usize); 2], String> {
+    if !deal.extra.contains_key("marked") || !deal.extra.contains_key("secret") {
+        return Err(format!(
+            "a '{preset}' deal needs 'marked' and 'secret' cards"
+        ));
+    }
+    let public = parse_mark("marked", deal.extra.get("marked"), deal)?;
+    let secret = parse_mark("secret", deal.extra.get("secret"), deal)?;
+    if public == secret
+        && deal.hands[public.1]
+            .iter()
+            .filter(|&&c| c == public.0)
+            .count()
+            < 2
+    {
+        return Err(format!(
+            "deal marks one {} of seat {} twice; the two marks are two different cards",
+            public.0, public.1
+        ));
+    }
+    Ok([public, secret])
+}
+
+impl Family for Marked {
+    fn clone_box(&self) -> Box<dyn Family> {
+        Box::new(self.clone())
+    }
+
+    fn deal_keys(&self) -> &'static [&'static str] {
+        &["marked", "secret"]
+    }
+
+    /// A shuffled deal and two distinct dealt copies marked, uniformly: the
+    /// public and the secret mark. `first` is the public mark's seat (for
+    /// reading; the marks decide who acts).
+    fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
+        let cut = Cut::shuffled(rules, rng);
+        let positions = cut.in_hands().len();
+        let a = rng.below(positions);
+        let mut b = rng.below(positions - 1);
+        if b >= a {
+            b += 1;
+        }
+        let (public, secret) = (cut.at(a), cut.at(b));
+        let mut deal = cut.deal(public.1, rules.kitty_split == KittySplit::Snake);
+        for (key, (card, seat)) in [("marked", public), ("secret", secret)] {
+            deal.extra
+                .insert(key.into(), format!("{card}@{seat}").into());
+        }
+        deal
+    }
+
+    fn check_deal(&self, rules: &Rules, deal: &Deal) -> Result<(), String> {
+        marks(deal, &rules.preset).map(|_| ())
+    }
+
+    fn start(&mut self, t: &mut Core, deal: &Deal) {
+        let [public, secret] = marks(deal, &t.rules().preset).expect("a checked deal");
+        *self = Marked {
+            procedure: self.procedure,
+            public,
+            secret,
+            ..Marked::default()
+        };
+        match self.procedure {
+            Some(procedure) => {
+                let n = t.players();
+                self.auction = Some(Auction::new(procedure, n, public.1, AllPass::Redeal));
+                t.phase = Phase::Bid;
+                t.to_act = public.1;
+            }
+            None => self.landlord_chosen(t, public.1),
+        }
+    }
+
+    fn legal(&self, t: &Core, out: &mut Vec<Action>) {
+        match t.phase {
+            Phase::Bid => {
+                let auction = self.auction.as_ref().expect("bidding");
+                auction.legal(t.to_act, out);
+            }
+            Phase::ChooseSide => {
+                // A side holding two farmers is full; the other is then the
+                // only choice (a forced turn, so the turns tell nothing).
+                for counter in [false, true] {
+                    let taken = self.picks.iter().filter(|&&p| p == Some(counter)).count();
+                    if taken < 2 {
+                        out.push(Action::Side(counter));
+                    }
+                }
+            }
+            _ => out.extend([Action::Show(true), Action::Show(false)]),
+        }
+    }
+
+    fn apply(&mut self, t: &mut Core, seat: usize, action: Action) {
+        match t.phase {
+            Phase::Bid => {
+                let auction = self.auction.as_mut().expect("bidding");
+                auction.apply(seat, action);
+                match auction.ended {
+                    None => t.to_act = t.next(seat),
+                    // Nobody bid: the public-mark holder is the big landlord.
+                    Some(Ended::Redeal) => self.landlord_chosen(t, self.public.1),
+                    Some(Ended::Taken { seat, .. }) => self.landlord_chosen(t, seat),
+                }
+            }
+            Phase::ChooseSide => {
+                let Action::Side(counter) = action else {
+                    unreachable!("a side")
+                };
+                self.picks[seat] = Some(counter);
+                let picked = self.picks.iter().flatten().count();
+                match self.order.get(picked) {
+                    Some(&next) => t.to_act = next,
+                    None => self.before_play(t),
+                }
+            }
+            _ => {
+                if action == Action::Show(true) {
+                    self.showed.push(seat);
+                }
+                self.to_show.pop();
+                if let Some(&next) = self.to_show.last() {
+                    t.to_act = next;
+                    return;
+                }
+                // Both chose: only now do the choices, the event and the hands appear.
+                self.show_done = true;
+                let shown = self.showed.len() as i64;
+                if shown > 0 {
+                    t.events.push(match (self.solo == Some(true), shown) {
+                        (true, _) => Event::plus("show-solo", 9),
+                        (false, 1) => Event::plus("show", 3),
+                        _ => Event::plus("show-both", 6),
+                    });
+                }
+                let leader = self.leader(t);
+                t.begin_play(leader);
+            }
+        }
+    }
+
+    fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, _cards: &[Card]) {
+        let jokers = 2 * t.rules().decks;
+        if self.solo != Some(true) {
+            let event = match m.kind {
+                Kind::Bomb if m.length > 6 => Some(Event::plus("bomb", i64::from(m.length) - 6)),
+                Kind::KingBomb if m.length == jokers => Some(Event::plus("eight-jokers", 6)),
+                Kind::KingBomb if m.length + 1 == jokers => Some(Event::plus("seven-jokers", 9)),
+                Kind::KingBomb if m.length >= 5 => Some(Event::plus("king-bomb", 3)),
+                _ => None,
+            };
+            t.events.extend(event);
+        }
+        if m.kind == Kind::KingBomb
+            && m.length + 1 == jokers
+            && t.rules().seven_star_kills_last_joker
+        {
+            // The eighth joker leaves its holder's hand, face up, for good:
+            // the first seat holding one from the player round, X before D.
+            let n = t.players();
+            for s in (0..n).map(|i| (seat + i) % n) {
+                for slot in [SMALL_JOKER, BIG_JOKER] {
+                    if t.hands[s].counts.get(slot) > 0 {
+                        let mut one = Cards::EMPTY;
+                        one.0[slot] = 1;
+                        let mut taken = Vec::with_capacity(1);
+                        t.hands[s].take(&one, &[], &mut taken);
+                        self.dead = Some((s, taken[0]));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
+        let side = self.side_of(t, winner);
+        let mut events = t.events.clone();
+        let first_side = self.side_seats(t, true);
+        events.extend(spring_events(t.rules(), &t.tricks, &first_side, side));
+        self.settle(t, side, events)
+    }
+
+    fn observe(&self, t: &Core, seat: usize, out: &mut Map<String, Value>) {
+        let over = t.phase == Phase::Over;
+        out.insert("public_mark".into(), mark_json(self.public));
+        let secret = if over {
+            mark_json(self.secret)
+        } else {
+            Value::Null
+        };
+        out.insert("secret_mark".into(), secret);
+        out.insert("landlords".into(), json!(self.landlords));
+        out.insert("solo".into(), json!(self.solo));
+        let share = self.shares.iter().find(|(s, _)| *s == seat);
+        out.insert(
+            "kitty_share".into(),
+            json!(share.map(|(_, c)| identities(c))),
+        );
+        out.insert("shown".into(), json!(self.shown()));
+        let dead = self
+            .dead
+            .map(|(s, c)| json!({"seat": s, "card": c.to_string()}));
+        out.insert("dead_card".into(), dead.unwrap_or(Value::Null));
+        out.insert(
+            "auto_win".into(),
+            self.auto_win.map_or(Value::Null, auto_win_json),
+        );
+        let bid = self.auction.as_ref().map_or(0, |a| a.bid);
+        if !Self::teams(t) {
+            out.insert("bid".into(), bid.into());
+            out.insert("big_landlord".into(), json!(self.landlords.first()));
+            out.insert("second_landlord".into(), json!(self.landlords.get(1)));
+            return;
+        }
+        if self.procedure.is_some() {
+            out.insert("bid".into(), bid.into());
+        }
+        let n = t.players();
+        let main = self.landlords.first().copied();
+        let counter = self.landlords.get(1).copied();
+        out.insert("main_landlord".into(), json!(main));
+        out.insert("counter_landlord".into(), json!(counter));
+        let side_name = |counter: bool| if counter { "counter" } else { "main" };
+        let (side, team): (Option<&str>, Option<Vec<usize>>) = if self.solo == Some(true) {
+            let team = if main == Some(seat) {
+                vec![seat]
+            } else {
+                (0..n).filter(|&s| Some(s) != main).collect()
+            };
+            (None, Some(team))
+        } else if self.landlords.contains(&seat) {
+            let mine = self.side_of(t, seat);
+            let team = if self.sides_done(t) {
+                self.side_seats(t, mine)
+            } else {
+                vec![seat]
+            };
+            (Some(side_name(!mine)), Some(team))
+        } else if let Some(counter_side) = self.picks[seat] {
+            let leader = if counter_side { counter } else { main };
+            let leader = leader.expect("a landlord of each side");
+            let mut team = vec![seat, leader];
+            team.sort_unstable();
+            (Some(side_name(counter_side)), Some(team))
+        } else {
+            (None, None)
+        };
+        out.insert("side".into(), json!(side));
+        out.insert("team".into(), json!(team));
+        let sides = if over {
+            self.sides_json(t)
+        } else {
+            Value::Null
+        };
+        out.insert("sides".into(), sides);
+    }
+
+    fn hands_seen_by(&self, _t: &Core, seat: usize) -> Vec<usize> {
+        let mut shown = self.shown();
+        shown.retain(|&s| s != seat);
+        shown
+    }
+
+    fn kitty_seen_by(&self, t: &Core, _seat: usize) -> bool {
+        t.kitty_given && t.rules().kitty_shown
+    }
+
+    fn visible(&self, t: &Core, viewer: usize, seat: usize, action: &Action) -> bool {
+        if viewer == seat || t.phase == Phase::Over {
+            return true;
+        }
+        match action {
+            // A landlord learns its own farmers once every farmer has a side.
+            Action::Side(counter) => {
+                self.sides_done(t)
+                    && self.landlords.contains(&viewer)
+                    && self.side_of(t, viewer) != *counter
+            }
+            Action::Show(_) => self.show_done,
+            _ => true,
+        }
+    }
+
+    fn roles(&self) -> Roles {
+        Roles {
+            landlord: self.landlords.first().copied().unwrap_or(0),
+            hidden_landlord: self.landlords.get(1).copied(),
+            landlord_won: self.winning_side == Some(true),
+            ..Roles::default()
+        }
+    }
+}
+
+/// Which counts of one rank split wholly into bombs, and which (small, big)
+/// joker counts into king bombs, for the auto-win checks.
+struct BombTables {
+    rank_ok: Vec<bool>,
+    joker_ok: Vec<Vec<bool>>,
+}
+
+impl BombTables {
+    fn new(e: &Engine) -> Self {
+        let rules = e.rules();
+        let most = 4 * rules.decks as usize;
+        let is = |cards: Cards, kind: Kind| e.classify(&cards).iter().any(|m| m.kind == kind);
+        let sizes: Vec<usize> = (1..=most)
+            .filter(|&k| is(Cards::of(0, k as u8), Kind::Bomb))
+            .collect();
+        let mut rank_ok = vec![false; most + 1];
+        rank_ok[0] = true;
+        for c in 1..=most {
+            rank_ok[c] = sizes.iter().any(|&k| k <= c && rank_ok[c - k]);
+        }
+        let d = rules.decks as usize;
+        let mut combos = Vec::new();
+        for s in 0..=d {
+            for b in 0..=d {
+                let mut c = Cards::EMPTY;
+                c.0[SMALL_JOKER] = s as u8;
+                c.0[BIG_JOKER] = b as u8;
+                if s + b > 0 && is(c, Kind::KingBomb) {
+                    combos.push((s, b));
+                }
+            }
+        }
+        let mut joker_ok = vec![vec![false; d + 1]; d + 1];
+        joker_ok[0][0] = true;
+        for x in 0..=d {
+            for y in 0..=d {
+                if x + y > 0 {
+                    joker_ok[x][y] = combos
+                        .iter()
+                        .any(|&(s, b)| s <= x && b <= y && joker_ok[x - s][y - b]);
+                }
+            }
+        }
+        BombTables { rank_ok, joker_ok }
+    }
+
+    /// Does the hand split wholly into bombs and king bombs? (An empty hand
+    /// does.)
+    fn all_bombs(&self, c: &Cards) -> bool {
+        (0..=TWO).all(|r| self.rank_ok[c.get(r) as usize])
+            && self.joker_ok[c.get(SMALL_JOKER) as usize][c.get(BIG_JOKER) as usize]
+            && c.get(LAIZI) == 0
+    }
+
+    /// Why this landlord's hand wins without play, or None: no bomb at all,
+    /// all bombs, all bombs after some lead, or a bomb of 13 or more cards.
+    fn auto_win(&self, e: &Engine, hand: &Cards) -> Option<&'static str> {
+        let moves = e.moves(hand, None);
+        if !moves.iter().any(|m| m.kind.is_bomb()) {
+            return Some("no-bomb");
+        }
+        if self.all_bombs(hand) {
+            return Some("all-bombs");
+        }
+        if moves.iter().any(|m| self.all_bombs(&(*hand - m.cards))) {
+            return Some("all-bombs-after-one-play");
+        }
+        moves
+            .iter()
+            .any(|m| m.kind == Kind::Bomb && m.length >= 13)
+            .then_some("bomb-13")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::six::testing::{play_random, table};
+    use super::*;
+
+    #[test]
+    fn auto_win_reasons() {
+        let e = Engine::new(Rules::preset("six-player-2v4").unwrap()).unwrap();
+        let tables = BombTables::new(&e);
+        let cases = [
+            ("XXXDDDD33333333", Some("all-bombs")),
+            ("XXXXDDDD", Some("all-bombs")),
+            ("XXDDD3333", Some("all-bombs-after-one-play")),
+            ("XXXDD3333", Some("all-bombs-after-one-play")),
+            ("3333456", None),
+            ("333444555", Some("no-bomb")),
+            ("333333333333345", Some("bomb-13")),
+            ("33333333333333334", Some("all-bombs-after-one-play")),
+            ("3333444456", None),
+            ("XXD4444", None),
+            ("333333333333Q47", None),
+        ];
+        for (hand, reason) in cases {
+            let cards = Cards::parse(hand).unwrap();
+            assert_eq!(tables.auto_win(&e, &cards), reason, "{hand}");
+        }
+    }
+
+    #[test]
+    fn random_deals_finish_zero_sum_and_refuse_illegal_actions() {
+        for preset in SPEC.presets {
+            for seed in 0..40 {
+                let t = play_random(table(preset, seed), seed);
+                let r = t.result().unwrap();
+                assert_eq!(r.scores.iter().sum::<i64>(), 0, "{preset} {seed}");
+                assert!(r.multiplier >= 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! Three decks, three landlords against three farmers, some of them hidden:
+//! `six-player-3v3` (source 000) and `six-player-3v3-kitty` (source 002);
+//! docs/flow-six-player-3v3.md.
+//!
+//! One dealt non-joker card is marked; its receiver is an open landlord.
+//! Where the other two copies lie decides the rest: in two other hands, both
+//! holders are hidden landlords; one with the receiver, the other holder is
+//! hidden and a bidding adds an open landlord; both in one other hand, that
+//! seat is open or hidden (`both_copies_open`) and a bidding adds the third;
+//! all three with the receiver, the deal is won at once or two biddings add
+//! two open landlords (`three_copies_win`). Copy holders and open landlords
+//! only pass in a bidding; if all pass, the first seat that may bid takes it
+//! at 1 (`forced_taker`). The open landlords share the kitty
+//! (`kitty_split`), each seat may double once, and the receiver leads. Each
+//! winner gets W = S x N, each loser pays it.
+
+use super::auction::{AllPass, Auction, Ended, Procedure};
+use super::deal::Cut;
+use super::physical::{identities, parse_identities, Card};
+use super::scoring::{spring_events, stake, Event, Settlement};
+use super::{Action, Core, Deal, Family, FamilySpec, Phase, Rng, Roles};
+use crate::error::RulesError;
+use crate::play::{Kind, Move};
+use crate::rules::{DoubleStep, KittySplit, Rules, TwoBids};
+use serde_json::{json, Map, Value};
+
+pub(super) static SPEC: FamilySpec = FamilySpec {
+    name: "six-3v3",
+    presets: &["six-player-3v3", "six-player-3v3-kitty"],
+    check,
+    new,
+};
+
+/// The base S with two hidden landlords (there is no bidding).
+const HIDDEN_BASE: i64 = 3;
+/// What the receiver of all three copies collects from each other seat.
+const AUTO_WIN_BASE: i64 = 2;
+/// Smallest rank bomb that adds 1 to N.
+const BIG_BOMB: usize = 6;
+
+/// What a king bomb adds to N, by its number of jokers (3 to 6).
+fn king_bomb_step(jokers: usize) -> i64 {
+    match jokers {
+        5 => 3,
+        6 => 5,
+        _ => 1,
+    }
+}
+
+/// The rule sets this family can play to the end.
+fn check(rules: &Rules) -> Result<(), RulesError> {
+    super::six::common(rules)?;
+    let bad = super::six::bad;
+    let name = &rules.preset;
+    if rules.decks != 3 {
+        return bad(
+            "decks",
+            format!(
+                "{name:?} names its landlords by the three copies of the marked card, so it needs 3 decks, not {}",
+                rules.decks
+            ),
+        );
+    }
+    if rules.set_aside != 0 {
+        return bad(
+            "set_aside",
+            format!("{name:?} needs every copy of the marked card dealt; set no cards aside"),
+        );
+    }
+    if rules.kitty % 6 != 0 {
+        return bad(
+            "kitty",
+            format!(
+                "{} cards cannot be shared equally by one, two or three open landlords; use a multiple of 6",
+                rules.kitty
+            ),
+        );
+    }
+    // A dealt suited card with no copy in the kitty must exist: each kitty
+    // card rules out at most two dealt copies, and at most the six jokers
+    // are dealt unsuited.
+    let dealt = 6 * rules.hand_size as usize;
+    if dealt < 6 + 2 * rules.kitty as usize + 1 {
+        return bad(
+            "hand_size",
+            format!(
+                "{} cards a hand with {} in the kitty may leave no card to mark",
+                rules.hand_size, rules.kitty
+            ),
+        );
+    }
+    if let Some(k) = rules.king_bombs.iter().find(|k| k.small + k.big < 3) {
+        return bad(
+            "king_bombs",
+            format!(
+                "the 3 v 3 stake has no step for a king bomb of {} jokers; king bombs need 3 to 6",
+                k.small + k.big
+            ),
+        );
+    }
+    for (option, on) in [
+        ("landlord_bidding", rules.landlord_bidding),
+        ("farmers_pick_sides", rules.farmers_pick_sides),
+    ] {
+        if on {
+            return bad(
+                option,
+                format!("{name:?} has no such step (it belongs to six-player-2v4 and -teams); it must be false"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn new(rules: &Rules) -> Box<dyn Family> {
+    Box::new(ThreeVThree {
+        procedure: super::six::procedure(rules),
+        ..ThreeVThree::default()
+    })
+}
+
+#[derive(Clone)]
+struct ThreeVThree {
+    procedure: Procedure,
+    marked: Card,
+    holder: usize,
+    /// Open landlords in the order named, the receiver first.
+    open: Vec<usize>,
+    hidden: Vec<usize>,
+    revealed: Vec<usize>,
+    /// The winning bid of each round so far, and the rounds to hold.
+    bids: Vec<u8>,
+    rounds: usize,
+    auction: Option<Auction>,
+    base: Option<i64>,
+    shares: Vec<(usize, Vec<Card>)>,
+    doubles_left: usize,
+    landlords_won: bool,
+}
+
+impl Default for ThreeVThree {
+    fn default() -> Self {
+        ThreeVThree {
+            procedure: Procedure::Rounds,
+            marked: Card { slot: 0, suit: 0 },
+            holder: 0,
+            open: Vec::new(),
+            hidden: Vec::new(),
+            revealed: Vec::new(),
+            bids: Vec::new(),
+            rounds: 0,
+            auction: None,
+            base: None,
+            shares: Vec::new(),
+            doubles_left: 0,
+            landlords_won: false,
+        }
+    }
+}
+
+/// The marked card a given deal names: one suited card, no copy in the
+/// kitty, held by `first`.
+fn marked_of(deal: &Deal) -> Result<Card, String> {
+    let raw = deal.extra.get("marked");
+    let card = match raw {
+        Some(Value::String(text)) => match parse_identities(text).ok().as_deref() {
+            Some([one]) if (one.slot as usize) <= crate::cards::TWO && one.suit.is_some() => Card {
+                slot: one.slot,
+                suit: one.suit.unwrap_or(0),
+            },
+            _ => None.ok_or_else(|| {
+                format!("deal['marked'] must be one suited non-joker card like '9h', not '{text}'")
+            })?,
+        },
+        other => {
+            let shown = other.map_or("None".to_string(), Value::to_string);
+            return Err(format!(
+                "deal['marked'] must be one suited non-joker card like '9h', not {shown}"
+            ));
+        }
+    };
+    if deal.kitty.contains(&card) {
+        return Err(format!("deal['marked'] {card}: a copy lies in the kitty"));
+    }
+    if !deal.hands[deal.first].contains(&card) {
+        return Err(format!(
+            "deal['first'] must be the marked card's receiver: seat {} holds no {card}",
+            deal.first
+        ));
+    }
+    let copies: usize = deal
+        .hands
+        .iter()
+        .map(|h| h.iter().filter(|&&c| c == card).count())
+        .sum();
+    if copies != 3 {
+        return Err(format!(
+            "this flow needs all three copies of {card} in the hands"
+        ));
+    }
+    Ok(card)
+}
+
+/// The cards of `seat` that may be marked: suited, no copy in the kitty.
+fn markable(deal: &Deal, seat: usize) -> Vec<Card> {
+    let out: Vec<Card> = deal.hands[seat]
+        .iter()
+        .copied()
+        .filter(|c| c.suited() && !deal.kitty.contains(c))
+        .collect();
+    out
+}
+
+impl ThreeVThree {
+    fn bidding(&mut self, t: &mut Core, after: usize, barred: &[usize]) {
+        let n = t.players();
+        let first = (after + 1) % n;
+        let all_pass = if t.rules().forced_taker {
+            AllPass::FirstEligible
+        } else {
+            AllPass::Redeal
+        };
+        let bits = barred.iter().fold(0u32, |b, &s| b | 1 << s);
+        self.auction = Some(Auction::new(self.procedure, n, first, all_pass).barring(bits));
+        t.phase = Phase::Bid;
+        t.to_act = first;
+    }
+
+    fn roles_settled(&mut self, t: &mut Core) {
+        self.auction = None;
+        let event = if self.hidden.len() == 2 {
+            Event::times("base", HIDDEN_BASE)
+        } else {
+            let bids = self.bids.iter().map(|&b| i64::from(b));
+            let base = match t.rules().two_bids_base {
+                TwoBids::Higher => bids.max(),
+                TwoBids::Sum => Some(bids.sum()),
+                TwoBids::First => self.bids.first().map(|&b| i64::from(b)),
+                TwoBids::Last => self.bids.last().map(|&b| i64::from(b)),
+            };
+            Event::times("bid", base.expect("a bid"))
+        };
+        let super::scoring::Effect::Times(base) = event.effect else {
+            unreachable!("the base multiplies")
+        };
+        self.base = Some(base);
+        t.events.push(event);
+        if !t.kitty.is_empty() {
+            let parts = super::six::split_kitty(&t.kitty, self.open.len(), t.rules().kitty_split);
+            self.shares = self.open.iter().copied().zip(parts).collect();
+            for (seat, share) in &self.shares {
+                t.give(*seat, share);
+            }
+            t.kitty_given = true;
+        }
+        self.doubles_left = t.players();
+        t.phase = Phase::Double;
+        t.to_act = self.holder;
+    }
+
+    fn landlords(&self) -> Vec<usize> {
+        let mut all: Vec<usize> = self.open.iter().chain(&self.hidden).copied().collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// Each winner +W, each loser -W; `alone` (the auto-win): the lone
+    /// landlord collects W from each of the five.
+    fn settle(&mut self, t: &Core, won: bool, alone: bool, events: Vec<Event>) -> Settlement {
+        self.landlords_won = won;
+        let n = t.players();
+        let landlords = self.landlords();
+        let w = stake(&events);
+        let winners: Vec<usize> = (0..n).filter(|s| landlords.contains(s) == won).collect();
+        let scores = (0..n)
+            .map(|s| match (winners.contains(&s), alone) {
+                (true, true) => w * (n as i64 - 1),
+                (true, false) => w,
+                (false, _) => -w,
+            })
+            .collect();
+        let mut extra = Map::new();
+        extra.insert("landlords".into(), json!(landlords));
+        Settlement {
+            winners,
+            scores,
+            multiplier: w,
+            events,
+            extra,
+        }
+    }
+}
+
+impl Family for ThreeVThree {
+    fn clone_box(&self) -> Box<dyn Family> {
+        Box::new(self.clone())
+    }
+
+    fn deal_keys(&self) -> &'static [&'static str] {
+        &["marked"]
+    }
+
+    /// A shuffled deal, the kitty as dealt (or sorted for a snake split), and
+    /// one dealt suited card with no copy in the kitty marked, uniformly; its
+    /// receiver is `first`.
+    fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
+        let cut = Cut::shuffled(rules, rng);
+        let kitty = cut.kitty().to_vec();
+        let (marked, receiver) = cut.mark(rng, |c| c.suited() && !kitty.contains(&c));
+        let mut deal = cut.deal(receiver, rules.kitty_split == KittySplit::Snake);
+        deal.extra
+            .insert("marked".into(), marked.to_string().into());
+        deal
+    }
+
+    fn check_deal(&self, _rules: &Rules, deal: &Deal) -> Result<(), String> {
+        if deal.extra.contains_key("marked") {
+            return marked_of(deal).map(|_| ());
+        }
+        if markable(deal, deal.first).is_empty() {
+            return Err(format!(
+                "seat {} holds no card that may be marked",
+                deal.first
+            ));
+        }
+        Ok(())
+    }
+
+    /// A given deal may leave out the marked card: one of the `first`
+    /// seat's cards is drawn and written into the deal.
+    fn complete(&self, _rules: &Rules, deal: &mut Deal, rng: &mut Rng) {
+        if !deal.extra.contains_key("marked") {
+            let choices = markable(deal, deal.first);
+            let card = choices[rng.below(choices.len())];
+            deal.extra.insert("marked".into(), card.to_string().into());
+        }
+    }
+
+    fn start(&mut self, t: &mut Core, deal: &Deal) {
+        let marked = marked_of(deal).expect("a checked deal");
+        let holder = deal.first;
+        *self = ThreeVThree {
+            procedure: self.procedure,
+            marked,
+            holder,
+            open: vec![holder],
+            ..ThreeVThree::default()
+        };
+        let n = t.players();
+        // The seats holding the other two copies, lowest first (a seat twice
+        // if it holds both).
+        let mut copies = (0..n).flat_map(|s| {
+            let held = t.hands[s].holds(marked) - u8::from(s == holder);
+            std::iter::repeat_n(s, held as usize)
+        });
+        let (a, b) = (
+            copies.next().unwrap_or(holder),
+            copies.next().unwrap_or(holder),
+        );
+        let rules = t.rules();
+        if a != b && a != holder && b != holder {
+            self.hidden = vec![a, b];
+            self.roles_settled(t);
+        } else if a == holder && b == holder {
+            if rules.three_copies_win {
+                t.to_act = holder;
+                t.events.push(Event::times("auto-win", AUTO_WIN_BASE));
+                let result = self.settle(t, true, true, t.events.clone());
+                t.end(result);
+                return;
+            }
+            self.rounds = 2;
+            self.bidding(t, holder, &[holder]);
+        } else if a == holder || b == holder {
+            // A second copy with the receiver: the third holder is hidden.
+            let third = if a == holder { b } else { a };
+            self.hidden = vec![third];
+            self.rounds = 1;
+            self.bidding(t, holder, &[holder, third]);
+        } else {
+            // Another seat holds both other copies.
+            self.rounds = 1;
+            if rules.both_copies_open {
+                self.open.push(a);
+                self.bidding(t, a, &[holder, a]);
+            } else {
+                self.hidden = vec![a];
+                self.bidding(t, holder, &[holder, a]);
+            }
+        }
+    }
+
+    fn legal(&self, t: &Core, out: &mut Vec<Action>) {
+        match (&self.auction, t.phase) {
+            (Some(auction), Phase::Bid) => auction.legal(t.to_act, out),
+            _ => out.extend([Action::Double(true), Action::Double(false)]),
+        }
+    }
+
+    fn apply(&mut self, t: &mut Core, seat: usize, action: Action) {
+        if t.phase == Phase::Double {
+            if action == Action::Double(true) {
+                t.events.push(match t.rules().double_step {
+                    DoubleStep::Plus1 => Event::plus("double", 1),
+                    DoubleStep::X2 => Event::times("double", 2),
+                });
+            }
+            self.doubles_left -= 1;
+            if self.doubles_left > 0 {
+                t.to_act = t.next(seat);
+            } else {
+                t.begin_play(self.holder);
+            }
+            return;
+        }
+        let auction = self.auction.as_mut().expect("bidding");
+        auction.apply(seat, action);
+        match auction.ended {
+            None => t.to_act = t.next(seat),
+            Some(Ended::Redeal) => t.redeal(),
+            Some(Ended::Taken {
+                seat: taker, bid, ..
+            }) => {
+                self.open.push(taker);
+                self.bids.push(bid);
+                if self.bids.len() < self.rounds {
+                    let barred = self.open.clone();
+                    self.bidding(t, taker, &barred);
+                } else {
+                    self.roles_settled(t);
+                }
+            }
+        }
+    }
+
+    fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, cards: &[Card]) {
+        if self.hidden.contains(&seat)
+            && !self.revealed.contains(&seat)
+            && cards.contains(&self.marked)
+        {
+            self.revealed.push(seat);
+        }
+        let size = m.cards.len();
+        match m.kind {
+            Kind::KingBomb => t
+                .events
+                .push(Event::plus("king-bomb", king_bomb_step(size))),
+            Kind::Bomb if size >= BIG_BOMB => t.events.push(Event::plus("bomb", 1)),
+            _ => {}
+        }
+    }
+
+    fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
+        let landlords = self.landlords();
+        let won = landlords.contains(&winner);
+        let mut events = t.events.clone();
+        events.extend(spring_events(t.rules(), &t.tricks, &landlords, won));
+        self.settle(t, won, false, events)
+    }
+
+    fn observe(&self, t: &Core, seat: usize, out: &mut Map<String, Value>) {
+        let over = t.phase == Phase::Over;
+        let mut known: Vec<usize> = self.open.iter().chain(&self.revealed).copied().collect();
+        if over {
+            known.extend(&self.hidden); // the deal is over: nothing is secret
+        } else if self.hidden.contains(&seat) {
+            known.push(seat); // a hidden landlord knows their own role
+        }
+        known.sort_unstable();
+        known.dedup();
+        let role = if self.open.contains(&seat) {
+            Some("open-landlord")
+        } else if self.hidden.contains(&seat) {
+            Some("hidden-landlord")
+        } else if t.phase == Phase::Bid {
+            None
+        } else {
+            Some("farmer")
+        };
+        let bid = match &self.auction {
+            Some(a) => i64::from(a.bid),
+            None => self.base.unwrap_or(0),
+        };
+        out.insert("marked".into(), self.marked.to_string().into());
+        out.insert("marked_holder".into(), self.holder.into());
+        out.insert("role".into(), json!(role));
+        out.insert("open_landlords".into(), json!(self.open));
+        out.insert("hidden_count".into(), self.hidden.len().into());
+        out.insert("revealed".into(), json!(self.revealed));
+        out.insert("landlords".into(), json!(known));
+        out.insert("bid".into(), json!((bid != 0).then_some(bid)));
+        out.insert("base".into(), json!(self.base));
+        let share = self.shares.iter().find(|(s, _)| *s == seat);
+        out.insert(
+            "kitty_share".into(),
+            json!(share.map(|(_, c)| identities(c))),
+        );
+    }
+
+    fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
+        let lone_taker = self.shares.len() == 1 && self.shares[0].0 == seat;
+        t.kitty_given && (lone_taker || t.rules().kitty_shown)
+    }
+
+    fn roles(&self) -> Roles {
+        Roles {
+            landlord: self.holder,
+            open_landlords: self.open.clone(),
+            hidden_landlords: self.hidden.clone(),
+            revealed_landlords: self.revealed.clone(),
+            landlord_won: self.landlords_won,
+            ..Roles::default()
+        }
+    }
+}
