@@ -10,9 +10,10 @@ import json
 import random
 from collections.abc import Iterator
 
+from reference_flow.deck import text
+
 import ddz
 from ddz.agents import RandomAgent
-from reference_flow.deck import text
 
 
 def step_by_agent(game: ddz.Game, agents: list) -> None:

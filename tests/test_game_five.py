@@ -14,11 +14,11 @@ from game_helpers import (
     step_by_agent,
     views_in_random_deals,
 )
+from reference_flow.deck import deck, split_identities, text
 from reference_flow.scoring import stake
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
-from reference_flow.deck import deck, split_identities, text
 
 PRESETS = ["five-player", "five-player-3deck"]
 DEALS_PER_PRESET = 500  # x2 agents: 1,000 deals per preset

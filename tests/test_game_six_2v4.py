@@ -9,11 +9,11 @@ import random
 
 import pytest
 from game_helpers import check_hidden_swap, check_same_seed_replays, finish, views_in_random_deals
+from reference_flow.deck import deck, split_identities, text
+from reference_flow.flows.six_2v4 import auto_win_reason, split_kitty
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
-from reference_flow.deck import deck, split_identities, text
-from reference_flow.flows.six_2v4 import auto_win_reason, split_kitty
 
 PRESETS = ["six-player-2v4", "six-player-teams"]
 DEALS_PER_PRESET = 500  # x2 agent kinds: 1,000 deals per preset

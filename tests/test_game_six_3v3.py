@@ -9,12 +9,12 @@ import random
 
 import pytest
 from game_helpers import check_hidden_swap, check_same_seed_replays, finish, views_in_random_deals
-
-import ddz
-from ddz.agents import GreedyAgent, RandomAgent
 from reference_flow import Game as ReferenceGame
 from reference_flow.deck import deck, sort_key, split_identities, text
 from reference_flow.flows.six_3v3 import KING_BOMB_STEP, stake
+
+import ddz
+from ddz.agents import GreedyAgent, RandomAgent
 
 NO_KITTY, KITTY = "six-player-3v3", "six-player-3v3-kitty"
 PRESETS = [NO_KITTY, KITTY]

@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 import pytest
+from reference_flow.deck import split_identities
 
 import ddz
-from reference_flow.deck import split_identities
 
 SIMULATED = [
     "classic",

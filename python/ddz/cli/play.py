@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -215,7 +215,7 @@ def state_lines(console: Console, obs: dict, me: int, preset: str) -> list[Text]
     return lines
 
 
-def option_page(legal: list, page: int, symbols: bool) -> tuple[Table, str]:
+def option_page(legal: Sequence, page: int, symbols: bool) -> tuple[Table, str]:
     """One page of options in columns that fit 80 characters, numbered
     across pages; and the line saying which page this is."""
     labels = []
@@ -257,7 +257,7 @@ def ask(console: Console, prompt: str) -> str:
     return line.strip()
 
 
-def typed_action(answer: str, legal: list) -> object:
+def typed_action(answer: str, legal: Sequence) -> object:
     """What the player typed, as `Game.step` takes it: an option by number,
     a word (any case, ``bid 2`` for ``bid:2``), or cards with suit symbols
     turned into letters."""
@@ -277,7 +277,7 @@ def typed_action(answer: str, legal: list) -> object:
     return answer
 
 
-def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> list:
+def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> Sequence:
     obs = game.observation(me)
     legal = game.legal_actions()
     console.print()
