@@ -46,7 +46,7 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
             ),
         );
     }
-    if rules.kitty % 2 != 0 {
+    if !rules.kitty.is_multiple_of(2) {
         return bad(
             "kitty",
             format!(

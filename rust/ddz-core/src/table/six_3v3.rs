@@ -67,7 +67,7 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
             format!("{name:?} needs every copy of the marked card dealt; set no cards aside"),
         );
     }
-    if rules.kitty % 6 != 0 {
+    if !rules.kitty.is_multiple_of(6) {
         return bad(
             "kitty",
             format!(
