@@ -24,6 +24,7 @@ pub mod play;
 pub mod rules;
 pub mod simulate;
 pub mod table;
+pub mod vecenv;
 
 pub use cards::Cards;
 pub use engine::{Engine, Spec, Wing};
