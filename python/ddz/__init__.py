@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules, default_threads
+from ddz._ddz import VecEnv
 
 # MoveList implements the whole read-only sequence protocol.
 Sequence.register(MoveList)
@@ -43,6 +44,7 @@ __all__ = [
     "Move",
     "MoveList",
     "Rules",
+    "VecEnv",
     "agents",
     "default_threads",
     "play",

@@ -6,6 +6,7 @@ mod movelist;
 mod simulate;
 mod table;
 mod types;
+mod vecenv;
 
 use pyo3::prelude::*;
 
@@ -25,6 +26,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<movelist::MoveList>()?;
     m.add_class::<table::PyTable>()?;
     m.add_class::<table::ActionList>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
     m.add("IllegalAction", m.py().get_type::<table::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;
