@@ -64,15 +64,20 @@ def views_in_random_deals(
             step_by_agent(game, agents)
 
 
-def hidden_places(game: ddz.Game, viewer: int) -> list[list[str]]:
-    """The non-empty card lists `viewer` may not see: other hands it is not
-    shown, the kitty before it is given (unless shown to it), the set-aside cards."""
+def hidden_places(game: ddz.Game, viewer: int) -> list[tuple[object, list[str]]]:
+    """The non-empty card lists `viewer` may not see, each with its place (a
+    seat, "kitty" or "set_aside"): other hands it is not shown, the kitty
+    before it is given (unless shown to it), the set-aside cards."""
     seen = game.flow.hands_seen_by(viewer)
-    places = [game.hands[s] for s in range(game.rules.players) if s != viewer and s not in seen]
+    n = game.rules.players
+    places: list[tuple[object, list[str]]] = [
+        (s, game.hands[s]) for s in range(n) if s != viewer and s not in seen
+    ]
     if not game.kitty_given and not game.flow.kitty_seen_by(viewer):
-        places.append(game.kitty)
-    places.append(game.deals[-1].set_aside)
-    return [p for p in places if p]
+        places.append(("kitty", game.kitty))
+    on_table = isinstance(game, ddz.Table)
+    places.append(("set_aside", game.set_aside if on_table else game.deals[-1].set_aside))
+    return [p for p in places if p[1]]
 
 
 def swap_hidden_cards(
@@ -85,10 +90,13 @@ def swap_hidden_cards(
     if len(places) < 2:
         return False
     for _ in range(20):
-        a, b = rng.sample(places, 2)
+        (pa, a), (pb, b) = rng.sample(places, 2)
         i, j = rng.randrange(len(a)), rng.randrange(len(b))
         if (a[i] != b[j]) if suits_secret else (a[i][0] != b[j][0]):
-            a[i], b[j] = b[j], a[i]
+            if isinstance(game, ddz.Table):
+                game._swap(pa, a[i], pb, b[j])  # the table's own cards
+            else:
+                a[i], b[j] = b[j], a[i]
             return True
     return False
 

@@ -244,7 +244,7 @@ def test_simulate_errors() -> None:
 def test_play_a_deal_through_stdin() -> None:
     answers = "help\n" + "1\n" * 200
     p = subprocess.run(
-        [sys.executable, "-m", "ddz", "play", "classic", "--seed", "3", "--seat", "1"],
+        [sys.executable, "-m", "ddz", "play", "classic", "--seed", "128", "--seat", "1"],
         input=answers,
         capture_output=True,
         text=True,
@@ -253,7 +253,7 @@ def test_play_a_deal_through_stdin() -> None:
     assert p.returncode == 0, p.stderr
     assert "you are seat 1" in p.stdout and "your hand:" in p.stdout
     assert "over: winners" in p.stdout and "Traceback" not in p.stderr
-    # Seed 3 deals seat 1 three aces, shown with their suits (symbols or letters).
+    # Seed 128 deals seat 1 three aces, shown with their suits (symbols or letters).
     hand_line = next(line for line in p.stdout.splitlines() if line.startswith("your hand:"))
     assert any(f"A{s} A{t} A{u}" in hand_line for s, t, u in ("♦♣♥", "dch"))
     assert "← hint" in p.stdout  # the suggested play is marked

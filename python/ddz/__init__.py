@@ -13,11 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ddz._ddz import PRESETS, Cards, Move, MoveList, Rules, default_threads
+from ddz._ddz import (
+    PRESETS,
+    ActionList,
+    Cards,
+    Move,
+    MoveList,
+    Rules,
+    Table,
+    default_threads,
+)
 from ddz._ddz import VecEnv
 
 # MoveList implements the whole read-only sequence protocol.
 Sequence.register(MoveList)
+Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
@@ -38,12 +48,14 @@ def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
 __all__ = [
     "PASS",
     "PRESETS",
+    "ActionList",
     "Cards",
     "Game",
     "IllegalAction",
     "Move",
     "MoveList",
     "Rules",
+    "Table",
     "VecEnv",
     "agents",
     "default_threads",

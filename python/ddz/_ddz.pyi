@@ -9,7 +9,18 @@ from typing import Any, ClassVar, TypeAlias, final, overload
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Rules", "Cards", "Move", "MoveList", "PRESETS", "default_threads", "simulate"]
+__all__ = [
+    "Rules",
+    "Cards",
+    "Move",
+    "MoveList",
+    "PRESETS",
+    "default_threads",
+    "simulate",
+    "Table",
+    "ActionList",
+    "IllegalAction",
+]
 
 #: The preset names of RULES.md §3, in table order.
 PRESETS: tuple[str, ...]
@@ -176,6 +187,80 @@ class Rules:
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     __hash__: None  # type: ignore[assignment]
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the game is left unchanged."""
+
+_Action: TypeAlias = Move | str
+
+@final
+class ActionList(Sequence[_Action]):
+    """The legal actions of a moment in `Game`'s order: an immutable sequence
+    that makes a `Move` only when a play is read."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, key: int, /) -> _Action: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> list[_Action]: ...
+    def __iter__(self) -> Iterator[_Action]: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: None  # type: ignore[assignment]
+    def index(self, item: object) -> int: ...  # type: ignore[override]
+    def count(self, item: object) -> int: ...
+    def to_list(self) -> list[_Action]:
+        """A plain list of the actions."""
+
+class Table:
+    """One deal of a preset on the core's table (docs/table.md); `ddz.Game`
+    is a thin wrapper over it."""
+
+    def __new__(
+        cls, rules: Rules, seed: int = 0, deals: list[dict[str, Any]] | None = None
+    ) -> Table: ...
+    @staticmethod
+    def plays(preset: str) -> bool:
+        """Does the table play this preset?"""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def to_act(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> ActionList: ...
+    def step(self, action: _Action, cards: str | None = None) -> None:
+        """Take `action`; `IllegalAction` leaves the table as it was."""
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything `seat` may know, and nothing more."""
+
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+    @property
+    def deals(self) -> list[dict[str, Any]]: ...
+    @property
+    def actions(self) -> list[tuple[int, _Action, str | None]]: ...
+    @property
+    def history(self) -> list[tuple[int, str]]: ...
+    @property
+    def hands(self) -> list[list[str]]: ...
+    @property
+    def kitty(self) -> list[str]: ...
+    @property
+    def kitty_given(self) -> bool: ...
+    @property
+    def set_aside(self) -> list[str]: ...
+    @property
+    def events(self) -> list[list[Any]]: ...
+    def counts(self, seat: int) -> Cards: ...
+    def roles(self, seat: int) -> dict[str, Any]: ...
+    def hands_seen_by(self, seat: int) -> list[int]: ...
+    def kitty_seen_by(self, seat: int) -> bool: ...
+    def visible(self, viewer: int, seat: int, action: str) -> bool: ...
+    def _swap(self, pa: int | str, a: str, pb: int | str, b: str) -> None: ...
 
 class VecEnv:
     """`num_envs` deals of one rule set stepped in one call (docs/rl.md)."""

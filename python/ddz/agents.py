@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ddz.game import PASS
 
@@ -13,7 +14,7 @@ class RandomAgent:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: dict, legal: list):
+    def act(self, observation: dict, legal: Sequence):
         return legal[self._rng.randrange(len(legal))]
 
 
@@ -21,7 +22,7 @@ class GreedyAgent:
     """Plays its smallest play that beats, else passes; leads its smallest
     play; bids the lowest bid open and declines every other option."""
 
-    def act(self, observation: dict, legal: list):
+    def act(self, observation: dict, legal: Sequence):
         if observation["phase"] == "play":
             return legal[0]  # hint order: smallest first, bombs last; PASS last
         bids = [a for a in legal if isinstance(a, str) and (a.startswith("bid:") or a == "call")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -50,7 +51,7 @@ def hand_text(identities: str, console: Console) -> Text:
     return text
 
 
-def options_table(legal: list) -> Table:
+def options_table(legal: Sequence) -> Table:
     table = Table(box=None, show_header=False, padding=(0, 1))
     table.add_column(justify="right", style="cyan")
     table.add_column()
@@ -84,7 +85,7 @@ def ask(console: Console, prompt: str) -> str:
     return line.strip()
 
 
-def show_turn(console: Console, game: ddz.Game, me: int) -> list:
+def show_turn(console: Console, game: ddz.Game, me: int) -> Sequence:
     obs = game.observation(me)
     legal = game.legal_actions()
     sizes = "  ".join(

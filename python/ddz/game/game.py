@@ -67,7 +67,7 @@ class Game(Table, metaclass=_GameType):
         elif not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"seed must be an int, not {seed!r}")
         deals = ([deal] if deal is not None else []) + list(_deals or [])
-        game = super().__new__(cls, rules, seed % 2**64, deals)
+        game: Game = super().__new__(cls, rules, seed % 2**64, deals)  # type: ignore[assignment]
         game.rules = rules
         game.seed = seed
         return game

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .flow_game import FlowGame as Game
 
 
 def stake(events: list[list]) -> int:

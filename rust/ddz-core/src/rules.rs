@@ -154,6 +154,18 @@ pub const PRESETS: [&str; 10] = [
     "laizi",
 ];
 
+/// Options added after the first record format (`ddz-game/1`): a rule set
+/// without them takes its preset's values.
+pub const LATER_OPTIONS: [&str; 7] = [
+    "bidding",
+    "kitty_shown",
+    "doubling_bomb",
+    "kicks",
+    "kick_factor",
+    "strong_hand_bids",
+    "six_beats_five",
+];
+
 /// Unknown preset name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownPreset(pub String);
@@ -366,8 +378,9 @@ impl Rules {
         serde_json::to_string(self).expect("rules always serialise")
     }
 
-    /// A rule set from `to_json`'s text. Options a rule set of an older
-    /// version lacks take their preset's value, so older records load.
+    /// A rule set from `to_json`'s text. The options added since the first
+    /// record format (`LATER_OPTIONS`) take their preset's value when
+    /// missing, so older records load; every other option must be present.
     pub fn from_json(text: &str) -> Result<Rules, serde_json::Error> {
         let mut value: serde_json::Value = serde_json::from_str(text)?;
         let preset = value
@@ -377,7 +390,9 @@ impl Rules {
         if let (Some(fields), Some(preset)) = (value.as_object_mut(), preset) {
             if let serde_json::Value::Object(defaults) = serde_json::to_value(preset)? {
                 for (name, default) in defaults {
-                    fields.entry(name).or_insert(default);
+                    if LATER_OPTIONS.contains(&name.as_str()) {
+                        fields.entry(name).or_insert(default);
+                    }
                 }
             }
         }
@@ -427,6 +442,8 @@ mod tests {
         assert_eq!(Rules::from_json(&old.to_string()).unwrap(), laizi);
         old["preset"] = "house".into();
         assert!(Rules::from_json(&old.to_string()).is_err());
+        // Options of the first format stay required.
+        assert!(Rules::from_json(r#"{"preset": "classic"}"#).is_err());
     }
 
     #[test]

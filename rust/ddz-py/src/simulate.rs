@@ -2,6 +2,7 @@
 
 use crate::batch::threads_from;
 use crate::convert::value_error;
+use crate::table::to_py;
 use crate::types::PyRules;
 use ddz_core::simulate::{identities, simulate_from, Action, Card, Dealt, Outcome, Policy};
 use numpy::{PyArray1, PyArrayMethods};
@@ -162,10 +163,19 @@ pub fn simulate<'py>(
     for o in outcomes.iter().take(record) {
         let rec = PyDict::new(py);
         let deals = PyList::empty(py);
+        let actions = PyList::empty(py);
+        if let Some((table_deals, table_actions)) = &o.record {
+            // Played on the table: already as records write them.
+            for d in table_deals {
+                deals.append(to_py(py, d)?)?;
+            }
+            for (seat, a) in table_actions {
+                actions.append((seat, to_py(py, a)?))?;
+            }
+        }
         for d in &o.deals {
             deals.append(deal_dict(py, d)?)?;
         }
-        let actions = PyList::empty(py);
         for (seat, a) in &o.actions {
             actions.append((seat, action_item(py, a)?))?;
         }

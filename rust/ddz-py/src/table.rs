@@ -325,6 +325,47 @@ impl PyTable {
             .collect()
     }
 
+    /// This deal's cards set aside (never seen), as identities.
+    #[getter]
+    fn set_aside(&self) -> Vec<String> {
+        let deal = self.table.deals().last();
+        deal.map_or(Vec::new(), |d| {
+            d.set_aside.iter().map(|c| c.to_string()).collect()
+        })
+    }
+
+    /// Secrecy tests: swap card `a` of place `pa` with card `b` of place
+    /// `pb`; a place is a seat, `"kitty"` or `"set_aside"`.
+    fn _swap(
+        &mut self,
+        pa: &Bound<'_, PyAny>,
+        a: &str,
+        pb: &Bound<'_, PyAny>,
+        b: &str,
+    ) -> PyResult<()> {
+        let n = self.table.rules().players as usize;
+        let place = |p: &Bound<'_, PyAny>| -> PyResult<usize> {
+            match p.extract::<String>() {
+                Ok(s) if s == "kitty" => Ok(n),
+                Ok(s) if s == "set_aside" => Ok(n + 1),
+                Ok(s) => Err(value_error(format!("no place {s:?}"))),
+                Err(_) => p.extract::<usize>(),
+            }
+        };
+        let card = |text: &str| -> PyResult<ddz_core::table::Card> {
+            match ddz_core::table::physical::parse_identities(text).map_err(value_error)?[..] {
+                [n] => Ok(ddz_core::table::Card {
+                    slot: n.slot,
+                    suit: n.suit.unwrap_or(0),
+                }),
+                _ => Err(value_error(format!("one card, not {text:?}"))),
+            }
+        };
+        self.table
+            .swap_cards(place(pa)?, card(a)?, place(pb)?, card(b)?)
+            .map_err(value_error)
+    }
+
     #[getter]
     fn kitty_given(&self) -> bool {
         self.table.core().kitty_given

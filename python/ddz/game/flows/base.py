@@ -10,7 +10,7 @@ import ddz
 from ..deck import Deal, shuffled_deal
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..flow_game import FlowGame as Game
 
 
 class Flow:

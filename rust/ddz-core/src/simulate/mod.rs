@@ -1,5 +1,8 @@
-//! Whole deals played in Rust by built-in policies: the presets with one
-//! landlord (classic, two-player, four-player, laizi; `landlord.rs`) and
+//! Whole deals played in Rust by built-in policies. The presets the table
+//! plays (`crate::table`: classic, two-player, four-player, laizi) run on
+//! it, the policy choosing among its legal actions (`chooser.rs`); the
+//! others still run their own loops here (temporary, until their families
+//! join the table):
 //! `five-player` with its open and hidden landlords (`five.rs`), and
 //! `five-player-3deck` with its grab, solo or called friend (`five3.rs`),
 //! `six-player-2v4` and `six-player-teams` with their two marked cards
@@ -19,11 +22,11 @@
 //! the play, and `bidding.rs` takes bids of 1 to 3.
 
 mod bidding;
+mod chooser;
 mod copies;
 mod deck;
 mod five;
 mod five3;
-mod landlord;
 mod six2v4;
 mod six3v3;
 
@@ -198,7 +201,13 @@ pub struct Outcome {
     /// Every deal dealt (redeals included) and every action, when recorded.
     pub deals: Vec<Dealt>,
     pub actions: Vec<(usize, Action)>,
+    /// A deal played on the table, when recorded: its deals and actions as
+    /// `Game` records write them (replaces `deals` and `actions`).
+    pub record: Option<TableRecord>,
 }
+
+/// A table deal's record: its deals, and each action as `(seat, entry)`.
+pub type TableRecord = (Vec<serde_json::Value>, Vec<(usize, serde_json::Value)>);
 
 /// Why a rule set cannot be simulated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -222,7 +231,8 @@ use crate::table::Rng;
 /// The Python flow a preset plays.
 #[derive(Clone, Copy)]
 enum Flow {
-    Landlord(landlord::Auction),
+    /// On the table (`chooser.rs`).
+    Table,
     FivePlayer,
     FivePlayer3Deck,
     Six(six2v4::Variant),
@@ -248,8 +258,8 @@ fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
     if preset == "six-player-3v3-kitty" {
         return Ok(Flow::ThreeVThree(six3v3::Variant::Kitty));
     }
-    landlord::auction_of(preset)
-        .map(Flow::Landlord)
+    crate::table::family_of(preset)
+        .map(|_| Flow::Table)
         .ok_or_else(|| Unsupported(preset.to_string()))
 }
 
@@ -278,12 +288,13 @@ pub fn simulate_from(
     record: usize,
 ) -> Result<Vec<Outcome>, Unsupported> {
     let flow = flow_of(&engine.rules().preset)?;
+    let shared = std::sync::Arc::new(engine.clone());
     let play = |i: usize| {
         let index = (first + i) as u64;
         let mut rng = Rng::for_game(seed, index);
         let table = Table::new(engine, policy, i < record);
         match flow {
-            Flow::Landlord(auction) => landlord::Deal::new(table, auction).run(&mut rng),
+            Flow::Table => chooser::play(&shared, seed, index, policy, i < record),
             Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
             Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
             Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),

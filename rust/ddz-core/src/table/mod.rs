@@ -392,6 +392,17 @@ impl Table {
         Ok(table)
     }
 
+    /// Start over with a fresh deal drawn from `rng`, forgetting the record
+    /// but keeping the buffers (a simulation plays many deals on one table).
+    pub fn restart(&mut self, rng: Rng) {
+        self.rng = rng;
+        self.queued.clear();
+        self.deals.clear();
+        self.actions.clear();
+        self.cards.clear();
+        self.start();
+    }
+
     /// Game `index` of a series seeded `seed` (as `ddz.simulate` deals).
     pub fn seeded(engine: Arc<Engine>, seed: u64, index: u64) -> Result<Table, SetupError> {
         Table::new(engine, Rng::for_game(seed, index), Vec::new())
@@ -414,11 +425,13 @@ impl Table {
             None => self.family.deal(self.core.rules(), &mut self.rng),
         };
         let t = &mut self.core;
-        t.hands = deal.hands.iter().map(|h| Hand::of(h)).collect();
-        t.kitty = deal.kitty.clone();
+        for (hand, cards) in t.hands.iter_mut().zip(&deal.hands) {
+            *hand = Hand::of(cards);
+        }
+        t.kitty.clone_from(&deal.kitty);
         t.kitty_given = false;
         t.events.clear();
-        t.tricks = Tricks::new(t.players());
+        t.tricks.reset();
         t.history.clear();
         t.result = None;
         t.redeal = false;
@@ -450,6 +463,10 @@ impl Table {
     // ---- what the table shows ------------------------------------------
 
     pub fn engine(&self) -> &Engine {
+        &self.core.engine
+    }
+
+    pub fn shared_engine(&self) -> &Arc<Engine> {
         &self.core.engine
     }
 
@@ -686,6 +703,62 @@ impl Table {
             cards: at..at,
         });
         self.core.history.push((seat, action));
+    }
+
+    /// Swap card `a` of place `pa` with card `b` of place `pb` (see
+    /// `place`). For secrecy tests: a seat's observation must not
+    /// change when cards it cannot see move.
+    #[doc(hidden)]
+    pub fn swap_cards(&mut self, pa: usize, a: Card, pb: usize, b: Card) -> Result<(), String> {
+        self.remove_from(pa, a)?;
+        if let Err(e) = self.remove_from(pb, b) {
+            self.add_to(pa, a);
+            return Err(e);
+        }
+        self.add_to(pa, b);
+        self.add_to(pb, a);
+        self.refresh();
+        Ok(())
+    }
+
+    /// Places for `swap_cards`: 0..players are hands, then the kitty, then
+    /// the cards set aside.
+    fn place(&mut self, place: usize) -> Option<&mut Vec<Card>> {
+        let n = self.core.players();
+        if place == n {
+            Some(&mut self.core.kitty)
+        } else if place == n + 1 {
+            self.deals.last_mut().map(|d| &mut d.set_aside)
+        } else {
+            None
+        }
+    }
+
+    fn remove_from(&mut self, place: usize, c: Card) -> Result<(), String> {
+        if place < self.core.players() {
+            let hand = &mut self.core.hands[place];
+            if hand.holds(c) == 0 {
+                return Err(format!("seat {place} does not hold {c}"));
+            }
+            hand.take(&deal::count(&[c]), &[c], &mut Vec::new());
+            return Ok(());
+        }
+        let cards = self.place(place).ok_or(format!("no place {place}"))?;
+        let at = cards
+            .iter()
+            .position(|x| *x == c)
+            .ok_or(format!("{c} is not there"))?;
+        cards.remove(at);
+        Ok(())
+    }
+
+    fn add_to(&mut self, place: usize, c: Card) {
+        if place < self.core.players() {
+            self.core.hands[place].add(&[c]);
+        } else if let Some(cards) = self.place(place) {
+            cards.push(c);
+            cards.sort_unstable();
+        }
     }
 
     // ---- what a seat may see ---------------------------------------------

@@ -23,6 +23,14 @@ impl Tricks {
         }
     }
 
+    /// A new deal: no play yet.
+    pub fn reset(&mut self) {
+        self.last = None;
+        self.last_seat = None;
+        self.passes = 0;
+        self.plays_by_seat.fill(0);
+    }
+
     pub fn leading(&self) -> bool {
         self.last.is_none()
     }

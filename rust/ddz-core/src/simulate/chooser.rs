@@ -1,0 +1,133 @@
+//! Deals played on the table (`crate::table`) by a built-in policy: the
+//! policy only chooses among the table's legal actions.
+
+use super::{Outcome, Policy, TableRecord};
+use crate::engine::Engine;
+use crate::table::{Action, Legal, Phase, Rng, Table};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// The index of the action `policy` takes among `legal` (plays as
+/// generated, then the words).
+fn choose(policy: Policy, engine: &Engine, legal: Legal<'_>, rng: &mut Rng) -> usize {
+    match policy {
+        Policy::Random => rng.below(legal.len()),
+        Policy::Greedy => greedy(engine, legal),
+    }
+}
+
+/// What `ddz.agents.GreedyAgent` takes: the smallest play (hint order),
+/// else pass; the lowest bid or a call; else a decline (`no-…`, `keep`),
+/// else pass, else the first choice.
+fn greedy(engine: &Engine, legal: Legal<'_>) -> usize {
+    if let Some((i, _)) = legal
+        .plays
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, m)| engine.hint_key(m))
+    {
+        return i;
+    }
+    let words = legal.words;
+    let at = |want: &dyn Fn(&Action) -> bool| words.iter().position(want);
+    let pick = at(&|a| matches!(a, Action::Bid(_) | Action::Call))
+        .or_else(|| at(&declines))
+        .or_else(|| at(&|a| *a == Action::Pass))
+        .unwrap_or(0);
+    legal.plays.len() + pick
+}
+
+/// The words `GreedyAgent` reads as declining (they start with `no-`).
+fn declines(a: &Action) -> bool {
+    a.to_string().starts_with("no-")
+}
+
+thread_local! {
+    /// One table per thread, reused deal after deal (its buffers stay).
+    static TABLE: RefCell<Option<Table>> = const { RefCell::new(None) };
+}
+
+/// Play deal `index` of the series `seed` on the table.
+pub(super) fn play(
+    engine: &Arc<Engine>,
+    seed: u64,
+    index: u64,
+    policy: Policy,
+    record: bool,
+) -> Outcome {
+    TABLE.with_borrow_mut(|slot| {
+        let rng = Rng::for_game(seed, index);
+        let table = match slot {
+            Some(t) if Arc::ptr_eq(t.shared_engine(), engine) => {
+                t.restart(rng);
+                t
+            }
+            _ => slot.insert(
+                Table::new(engine.clone(), rng, Vec::new()).expect("rules checked when built"),
+            ),
+        };
+        play_on(table, engine, seed, index, policy, record)
+    })
+}
+
+fn play_on(
+    table: &mut Table,
+    engine: &Engine,
+    seed: u64,
+    index: u64,
+    policy: Policy,
+    record: bool,
+) -> Outcome {
+    // The choices draw from their own generator, the deals from the table's.
+    let mut rng = Rng::for_game(!seed, index);
+    let mut out = Outcome::default();
+    while !table.is_over() {
+        let playing = table.phase() == Phase::Play;
+        let legal = table.legal_unordered();
+        let i = choose(policy, engine, legal, &mut rng);
+        if playing {
+            out.turns += 1;
+            out.bombs += legal.plays.get(i).is_some_and(|m| m.kind.is_bomb()) as u32;
+        }
+        table.apply_unordered(i);
+    }
+    let result = table.result().expect("the deal is over");
+    let roles = table.roles();
+    out.landlord = roles.landlord;
+    out.hidden_landlord = roles.hidden_landlord;
+    out.revealed = roles.revealed;
+    out.open_landlords = roles.open_landlords;
+    out.hidden_landlords = roles.hidden_landlords;
+    out.revealed_landlords = roles.revealed_landlords;
+    out.landlord_won = roles.landlord_won;
+    out.multiplier = result.multiplier;
+    out.scores = result.scores.clone();
+    if record {
+        out.record = Some(record_of(table));
+    }
+    out
+}
+
+/// The deals and actions as `Game` records hold them.
+fn record_of(table: &Table) -> TableRecord {
+    let deals = table.deals().iter().map(|d| d.to_json()).collect();
+    let actions = table
+        .actions()
+        .iter()
+        .map(|taken| {
+            let entry = match taken.action {
+                Action::Play(m) => json!({
+                    "play": m.cards.to_string(),
+                    "kind": m.kind.id(),
+                    "rank": m.rank_symbol().to_string(),
+                    "length": m.length,
+                    "ids": crate::table::physical::identities(table.cards_of(taken)),
+                }),
+                word => Value::String(word.to_string()),
+            };
+            (taken.seat, entry)
+        })
+        .collect();
+    (deals, actions)
+}
