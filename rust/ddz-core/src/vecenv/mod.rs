@@ -16,7 +16,7 @@ pub mod roles;
 
 use crate::batch::default_threads;
 use crate::engine::Engine;
-use crate::table::{Action, Phase, SetupError, Table};
+use crate::table::{Action, Phase, Rng, SetupError, Table};
 use arrays::{per_env, Dims};
 use obs::{Obs, PlayLog};
 use rayon::prelude::*;
@@ -113,15 +113,16 @@ struct Env {
 }
 
 impl Env {
-    fn deal(&mut self, engine: &Arc<Engine>) {
-        self.table = Table::seeded(engine.clone(), self.seed, self.episode)
-            .expect("a rule set that dealt once deals again");
+    /// Deal game `episode` of the series `seed` (as `Table::seeded` would),
+    /// on the same table to keep its buffers.
+    fn deal(&mut self) {
+        self.table.restart(Rng::for_game(self.seed, self.episode));
         self.decisions = 0;
         self.log.clear();
     }
 
     /// Take legal action `i`; settle and deal again if the deal ends.
-    fn step(&mut self, i: usize, engine: &Arc<Engine>, reward: Reward, out: &mut OutcomeRow<'_>) {
+    fn step(&mut self, i: usize, reward: Reward, out: &mut OutcomeRow<'_>) {
         let seat = self.table.to_act();
         let in_play = self.table.phase() == Phase::Play;
         let action: Action = self
@@ -156,7 +157,7 @@ impl Env {
         out.episode[0] = self.episode as i64;
         out.landlord[0] = self.table.roles().landlord as i8;
         self.episode += 1;
-        self.deal(engine);
+        self.deal();
     }
 }
 
@@ -283,7 +284,6 @@ impl VecEnv {
     /// observations and the legal actions.
     fn run(&mut self, actions: Option<&[i64]>) {
         let dims = self.dims;
-        let engine = &self.engine;
         let roles = &self.roles;
         let reward = self.options.reward;
         let envs = &mut self.envs;
@@ -299,9 +299,9 @@ impl VecEnv {
                 .with_min_len(MIN_ENVS)
                 .map(|(i, ((env, mut o), mut r))| {
                     match actions {
-                        Some(a) => env.step(a[i] as usize, engine, reward, &mut r),
+                        Some(a) => env.step(a[i] as usize, reward, &mut r),
                         None => {
-                            env.deal(engine);
+                            env.deal();
                             clear(&mut r);
                         }
                     }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::cards::SLOTS;
 use crate::rules::Rules;
-use crate::table::{Card, Rng, FAMILIES};
+use crate::table::{Card, FAMILIES};
 
 fn engine(preset: &str) -> Arc<Engine> {
     Arc::new(Engine::new(Rules::preset(preset).unwrap()).unwrap())
@@ -297,7 +297,7 @@ fn hidden_twin(env: &Env, engine: &Arc<Engine>, rng: &mut Rng) -> Option<Env> {
             .legal_unordered()
             .iter()
             .position(|a| a == taken.action)?;
-        twin.step(i, engine, Reward::Score, &mut out.rows(&d)[0]);
+        twin.step(i, Reward::Score, &mut out.rows(&d)[0]);
     }
     (twin.table.to_act() == viewer && twin.table.phase() == t.phase()).then_some(twin)
 }
@@ -323,7 +323,7 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
             let stop = rng.below(60);
             for _ in 0..stop {
                 let n = env.table.legal_unordered().len();
-                env.step(rng.below(n), &e, Reward::Score, &mut out.rows(&d)[0]);
+                env.step(rng.below(n), Reward::Score, &mut out.rows(&d)[0]);
                 if env.episode > 0 {
                     break;
                 }
