@@ -138,6 +138,13 @@ pub struct Rules {
     /// Laizi ladder: a hi bomb of six cards beats one of five; off, hi
     /// bombs compare by rank only.
     pub six_beats_five: bool,
+
+    // ---- the five-player flows ----
+    /// Five-player-3deck: one ordinary player's points before the base
+    /// (基础分, by player level in the source).
+    pub level_points: u16,
+    /// Five-player-3deck: the base when nobody grabs.
+    pub no_grab_base: u8,
 }
 
 /// The preset names, in RULES.md order.
@@ -237,6 +244,8 @@ impl Rules {
             kick_factor: 2,
             strong_hand_bids: false,
             six_beats_five: true,
+            level_points: 1,
+            no_grab_base: 1,
         };
         // Kinds shared by every multi-deck preset.
         let multi = |preset: &str, players, decks, hand_size, kitty| Rules {
@@ -276,6 +285,7 @@ impl Rules {
                 kings.push(kb(2, 2, 8, 0));
                 Rules {
                     joker_pairs: false,
+                    doubling_bomb: 5,
                     king_bombs: kings,
                     ..multi(name, 5, 2, 21, 3)
                 }

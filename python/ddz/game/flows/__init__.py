@@ -5,14 +5,11 @@ deal is scored. `FlowGame` runs the trick play common to all of them."""
 from __future__ import annotations
 
 from .base import Flow
-from .five_player import FivePlayer3DeckFlow, FivePlayerFlow
 from .six_2v4 import TeamsFlow, TwoVsFourFlow
 from .six_3v3 import ThreeVThreeFlow
 
 #: The flow class of each preset played in Python.
 FLOWS: dict[str, type[Flow]] = {
-    "five-player": FivePlayerFlow,
-    "five-player-3deck": FivePlayer3DeckFlow,
     "six-player-2v4": TwoVsFourFlow,
     "six-player-teams": TeamsFlow,
     "six-player-3v3": ThreeVThreeFlow,

@@ -1,5 +1,5 @@
-//! The physical copies of one rank followed through a deal (five-player,
-//! five-player-3deck, six-player-3v3): which copy leaves a hand decides
+//! The physical copies of one rank followed through a deal
+//! (six-player-3v3): which copy leaves a hand decides
 //! when a hidden partner becomes public.
 
 use super::deck::Cut;
@@ -31,16 +31,6 @@ impl Copies {
         for c in cards.iter().filter(|c| c.slot as usize == self.rank) {
             self.held[seat][c.suit as usize] += 1;
         }
-    }
-
-    /// The first other seat holding a copy of the marked card (Python's
-    /// `holders[0]`): the hidden landlord.
-    pub(super) fn partner_of(&self, open: usize) -> Option<usize> {
-        (0..self.held.len()).find(|&s| s != open && self.held[s][self.suit] > 0)
-    }
-
-    pub(super) fn holds_marked(&self, seat: usize) -> bool {
-        self.held[seat][self.suit] > 0
     }
 
     /// `seat` plays `n` cards of the marked rank: they leave the hand
@@ -79,10 +69,9 @@ mod tests {
         };
         let first = copies.take(0, 1).unwrap();
         assert_eq!(first.suits, [1, 0, 0, 0]);
-        assert!(copies.holds_marked(0));
         let next = copies.take(0, 2).unwrap();
         assert_eq!(next.suits, [0, 0, 2, 0]);
-        assert!(!copies.holds_marked(0));
+        assert_eq!(copies.held[0], [0, 0, 0, 1]);
         assert_eq!(copies.take(0, 0), None);
     }
 }

@@ -1,10 +1,8 @@
 //! Whole deals played in Rust by built-in policies. The presets the table
-//! plays (`crate::table`: classic, two-player, four-player, laizi) run on
-//! it, the policy choosing among its legal actions (`chooser.rs`); the
-//! others still run their own loops here (temporary, until their families
-//! join the table):
-//! `five-player` with its open and hidden landlords (`five.rs`), and
-//! `five-player-3deck` with its grab, solo or called friend (`five3.rs`),
+//! plays (`crate::table`: classic, two-player, four-player, laizi,
+//! five-player, five-player-3deck) run on it, the policy choosing among its
+//! legal actions (`chooser.rs`); the others still run their own loops here
+//! (temporary, until their families join the table):
 //! `six-player-2v4` and `six-player-teams` with their two marked cards
 //! (`six2v4.rs`), and `six-player-3v3` and `six-player-3v3-kitty` with
 //! their open and hidden landlords (`six3v3.rs`): every preset.
@@ -25,8 +23,6 @@ mod bidding;
 mod chooser;
 mod copies;
 mod deck;
-mod five;
-mod five3;
 mod six2v4;
 mod six3v3;
 
@@ -233,19 +229,11 @@ use crate::table::Rng;
 enum Flow {
     /// On the table (`chooser.rs`).
     Table,
-    FivePlayer,
-    FivePlayer3Deck,
     Six(six2v4::Variant),
     ThreeVThree(six3v3::Variant),
 }
 
 fn flow_of(preset: &str) -> Result<Flow, Unsupported> {
-    if preset == "five-player" {
-        return Ok(Flow::FivePlayer);
-    }
-    if preset == "five-player-3deck" {
-        return Ok(Flow::FivePlayer3Deck);
-    }
     if preset == "six-player-2v4" {
         return Ok(Flow::Six(six2v4::Variant::TwoVsFour));
     }
@@ -292,13 +280,11 @@ pub fn simulate_from(
     let play = |i: usize| {
         let index = (first + i) as u64;
         let mut rng = Rng::for_game(seed, index);
-        let table = Table::new(engine, policy, i < record);
+        let table = || Table::new(engine, policy, i < record);
         match flow {
             Flow::Table => chooser::play(&shared, seed, index, policy, i < record),
-            Flow::FivePlayer => five::Deal::new(table).run(&mut rng),
-            Flow::FivePlayer3Deck => five3::Deal::new(table).run(&mut rng),
-            Flow::Six(variant) => six2v4::Deal::new(table, variant).run(&mut rng),
-            Flow::ThreeVThree(variant) => six3v3::Deal::new(table, variant).run(&mut rng),
+            Flow::Six(variant) => six2v4::Deal::new(table(), variant).run(&mut rng),
+            Flow::ThreeVThree(variant) => six3v3::Deal::new(table(), variant).run(&mut rng),
         }
     };
     Ok(batch::run_on(threads, || {
@@ -439,57 +425,6 @@ impl<'e> Table<'e> {
             seat = (seat + 1) % n;
         }
     }
-
-    /// The outcome of a five-player deal (either preset): with a partner
-    /// the leading landlord settles two farmers' worth `w` and the partner
-    /// one; alone, the landlord settles with every farmer.
-    fn settle_five(
-        mut self,
-        leader: usize,
-        partner: Option<usize>,
-        won: bool,
-        w: i64,
-        revealed: bool,
-    ) -> Outcome {
-        let n = self.players();
-        let sign = if won { 1 } else { -1 };
-        let mut scores = vec![-sign * w; n];
-        match partner {
-            None => scores[leader] = sign * w * (n as i64 - 1),
-            Some(p) => {
-                scores[leader] = sign * w * 2;
-                scores[p] = sign * w;
-            }
-        }
-        let out = &mut self.out;
-        out.landlord = leader;
-        out.hidden_landlord = partner;
-        out.revealed = revealed;
-        out.landlord_won = won;
-        out.multiplier = w;
-        out.scores = scores;
-        self.out
-    }
-}
-
-/// The factor spring and anti-spring add (Python `scoring.spring_events`):
-/// ×2 when the losing side played no card, and with `anti_spring` ×2 when
-/// the landlords lost having made only one play between them.
-fn spring_factor(rules: &Rules, plays: &[u32], landlords: &[usize], landlords_won: bool) -> i64 {
-    let mut factor = 1;
-    if rules.spring {
-        let silent = (0..plays.len())
-            .filter(|s| landlords.contains(s) != landlords_won)
-            .all(|s| plays[s] == 0);
-        if silent {
-            factor *= 2;
-        }
-    }
-    if rules.anti_spring && !landlords_won && landlords.iter().map(|&s| plays[s]).sum::<u32>() == 1
-    {
-        factor *= 2;
-    }
-    factor
 }
 
 #[cfg(test)]
@@ -542,15 +477,5 @@ mod tests {
         };
         let cards = Cards::parse("8899T").unwrap();
         assert_eq!(named.ids(&cards), "889d9hT");
-    }
-
-    #[test]
-    fn spring_counts_the_losing_side() {
-        let r = Rules::preset("five-player").unwrap();
-        // Landlords 0 and 2 won; farmers 1, 3, 4 never played.
-        assert_eq!(spring_factor(&r, &[3, 0, 1, 0, 0], &[0, 2], true), 2);
-        assert_eq!(spring_factor(&r, &[3, 1, 1, 0, 0], &[0, 2], true), 1);
-        // The landlords lost: the open landlord always led once.
-        assert_eq!(spring_factor(&r, &[1, 2, 0, 1, 1], &[0, 2], false), 1);
     }
 }

@@ -2,7 +2,7 @@
 //! seeded generator, and given deals (from a user or a record) checked
 //! card by card against the deck.
 
-use super::physical::{identities, parse_identities, Card};
+use super::physical::{identities, parse_identities, sort_cards, Card};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::rules::Rules;
 use serde_json::{Map, Value};
@@ -143,7 +143,7 @@ impl Cut {
     pub fn deal(&self, first: usize, sort_kitty: bool) -> Deal {
         let sorted = |cards: &[Card]| {
             let mut v = cards.to_vec();
-            v.sort_unstable();
+            sort_cards(&mut v);
             v
         };
         Deal {

@@ -2,7 +2,7 @@
 
 use super::tricks::Tricks;
 use crate::rules::Rules;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// How an event changes the stake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +90,9 @@ pub struct Settlement {
     pub scores: Vec<i64>,
     pub multiplier: i64,
     pub events: Vec<Event>,
+    /// What a family adds to the result (`auto_win`: why a hand won
+    /// without play).
+    pub extra: Map<String, Value>,
 }
 
 impl Settlement {
@@ -110,16 +113,50 @@ impl Settlement {
             scores,
             multiplier: w,
             events,
+            extra: Map::new(),
+        }
+    }
+
+    /// A leader, with or without a partner, against every other seat
+    /// (the five-player presets): each of the others wins or loses the
+    /// stake; with a partner the leader settles two of them and the
+    /// partner one, alone the leader settles them all.
+    pub fn leader_and_partner(
+        players: usize,
+        leader: usize,
+        partner: Option<usize>,
+        won: bool,
+        events: Vec<Event>,
+    ) -> Self {
+        let Some(partner) = partner else {
+            return Settlement::one_landlord(players, leader, won, events);
+        };
+        let w = stake(&events);
+        let sign = if won { 1 } else { -1 };
+        let mut scores = vec![-sign * w; players];
+        scores[leader] = sign * w * 2;
+        scores[partner] = sign * w;
+        let side = |s: &usize| (*s == leader || *s == partner) == won;
+        Settlement {
+            winners: (0..players).filter(side).collect(),
+            scores,
+            multiplier: w,
+            events,
+            extra: Map::new(),
         }
     }
 
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut out = json!({
             "winners": self.winners,
             "scores": self.scores,
             "multiplier": self.multiplier,
             "events": self.events.iter().map(Event::to_json).collect::<Vec<_>>(),
-        })
+        });
+        if let Value::Object(fields) = &mut out {
+            fields.extend(self.extra.clone());
+        }
+        out
     }
 }
 

@@ -1,0 +1,564 @@
+//! `five-player`: the open landlord and the hidden landlord
+//! (docs/flow-five-player.md).
+//!
+//! The marked card's holder is the open landlord and takes the kitty
+//! unseen; the holder of the other copy is the hidden landlord, or nobody
+//! when the open landlord holds both (1 v 4). Every seat in turn then
+//! answers `keep` or `reveal` (farmers may only keep, so that the turns
+//! give nothing away), then `no-double` or `double`; the open landlord
+//! leads. Options read: `double_step`, `doubling_bomb`, `spring`,
+//! `anti_spring`.
+
+use super::marked::{check_markable, marked_card, marked_deal};
+use super::scoring::{spring_events, Event, Settlement};
+use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Roles};
+use crate::error::RulesError;
+use crate::play::{Kind, Move};
+use crate::rules::{DoubleStep, Rules};
+use serde_json::{Map, Value};
+
+pub(super) static SPEC: FamilySpec = FamilySpec {
+    name: "five-player",
+    presets: &["five-player"],
+    check,
+    new,
+};
+
+/// The rule sets this family can play to the end.
+fn check(rules: &Rules) -> Result<(), RulesError> {
+    check_five(
+        rules,
+        2,
+        "the marked card has exactly one other copy, the hidden landlord's",
+    )?;
+    if !(4..=rules.max_bomb()).contains(&rules.doubling_bomb) {
+        return bad(
+            "doubling_bomb",
+            &format!(
+                "must be a rank bomb's size, 4 to {} cards",
+                rules.max_bomb()
+            ),
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn bad(option: &str, why: &str) -> Result<(), RulesError> {
+    Err(RulesError::BadOption {
+        option: option.into(),
+        why: why.into(),
+    })
+}
+
+/// What both five-player families need: five seats (a partner settles one
+/// farmer's worth and the leader two), `decks` decks (so that the role
+/// card has the copies the flow counts on), every card dealt and no laizi.
+pub(super) fn check_five(rules: &Rules, decks: u8, why_decks: &str) -> Result<(), RulesError> {
+    if rules.players != 5 {
+        return bad(
+            "players",
+            "the five-player flows seat 5: a leader settling two farmers' worth and a partner one balance three farmers",
+        );
+    }
+    if rules.decks != decks {
+        return bad(
+            "decks",
+            &format!("{:?} plays {decks} decks: {why_decks}", rules.preset),
+        );
+    }
+    if rules.set_aside != 0 {
+        return bad(
+            "set_aside",
+            "the five-player flows deal every card, so that every copy of a role card is in a hand",
+        );
+    }
+    if rules.laizi != 0 {
+        return bad("laizi", "the five-player flows have no wild cards");
+    }
+    check_markable(rules).map_err(|why| RulesError::BadOption {
+        option: "hand_size".into(),
+        why,
+    })
+}
+
+fn new(_rules: &Rules) -> Box<dyn Family> {
+    Box::new(FivePlayer {
+        marked: Card { slot: 0, suit: 0 },
+        open: 0,
+        hidden: None,
+        revealed: false,
+        turns: 0,
+        winner: None,
+    })
+}
+
+#[derive(Clone)]
+struct FivePlayer {
+    marked: Card,
+    open: usize,
+    /// The hidden landlord, or None when the open landlord plays 1 v 4.
+    hidden: Option<usize>,
+    /// The team is public: someone revealed, or the copy was played.
+    revealed: bool,
+    /// Answers given in the current round.
+    turns: usize,
+    winner: Option<usize>,
+}
+
+/// Bombs of `doubling_bomb` cards or more double the stake, each under its
+/// own name.
+const BOMB_NAMES: [&str; 17] = [
+    "bomb-0", "bomb-1", "bomb-2", "bomb-3", "bomb-4", "bomb-5", "bomb-6", "bomb-7", "bomb-8",
+    "bomb-9", "bomb-10", "bomb-11", "bomb-12", "bomb-13", "bomb-14", "bomb-15", "bomb-16",
+];
+
+impl FivePlayer {
+    fn is_landlord(&self, seat: usize) -> bool {
+        seat == self.open || Some(seat) == self.hidden
+    }
+
+    fn landlords(&self) -> Vec<usize> {
+        std::iter::once(self.open).chain(self.hidden).collect()
+    }
+
+    fn knows_team(&self, seat: usize) -> bool {
+        self.revealed || self.is_landlord(seat)
+    }
+}
+
+impl Family for FivePlayer {
+    fn clone_box(&self) -> Box<dyn Family> {
+        Box::new(self.clone())
+    }
+
+    fn deal_keys(&self) -> &'static [&'static str] {
+        &["marked"]
+    }
+
+    fn deal(&self, rules: &Rules, rng: &mut super::Rng) -> Deal {
+        marked_deal(rules, rng)
+    }
+
+    fn check_deal(&self, rules: &Rules, deal: &Deal) -> Result<(), String> {
+        marked_card(rules, deal).map(|_| ())
+    }
+
+    fn start(&mut self, t: &mut Core, deal: &Deal) {
+        self.marked = marked_card(t.rules(), deal).expect("checked with the deal");
+        self.open = deal.first;
+        t.give_kitty(self.open);
+        let n = t.players();
+        self.hidden = (0..n).find(|&s| s != self.open && t.hands[s].holds(self.marked) > 0);
+        self.revealed = false;
+        self.turns = 0;
+        self.winner = None;
+        t.phase = Phase::Reveal;
+        t.to_act = self.open;
+    }
+
+    fn legal(&self, t: &Core, out: &mut Vec<Action>) {
+        match t.phase {
+            Phase::Reveal if self.is_landlord(t.to_act) => {
+                out.extend([Action::Reveal(false), Action::Reveal(true)])
+            }
+            Phase::Reveal => out.push(Action::Reveal(false)),
+            _ => out.extend([Action::Double(false), Action::Double(true)]),
+        }
+    }
+
+    fn apply(&mut self, t: &mut Core, seat: usize, action: Action) {
+        let n = t.players();
+        self.turns += 1;
+        if t.phase == Phase::Reveal {
+            if action == Action::Reveal(true) {
+                // One reveal is enough: nothing is left to hide.
+                self.revealed = true;
+                t.events.push(Event::times("reveal", 2));
+            }
+            if self.revealed || self.turns == n {
+                self.turns = 0;
+                t.phase = Phase::Double;
+                t.to_act = self.open;
+            } else {
+                t.to_act = t.next(seat);
+            }
+            return;
+        }
+        if action == Action::Double(true) {
+            t.events.push(match t.rules().double_step {
+                DoubleStep::X2 => Event::times("double", 2),
+                DoubleStep::Plus1 => Event::plus("double", 1),
+            });
+        }
+        if self.turns == n {
+            t.begin_play(self.open);
+        } else {
+            t.to_act = t.next(seat);
+        }
+    }
+
+    fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, cards: &[Card]) {
+        match m.kind {
+            Kind::Bomb if m.length >= t.rules().doubling_bomb => t
+                .events
+                .push(Event::times(BOMB_NAMES[m.length as usize], 2)),
+            Kind::KingBomb if m.length >= 3 => {
+                let name = if m.length == 4 {
+                    "sky-king"
+                } else {
+                    "three-jokers"
+                };
+                t.events.push(Event::times(name, 2))
+            }
+            _ => {}
+        }
+        if self.revealed || !cards.contains(&self.marked) {
+            return;
+        }
+        if Some(seat) == self.hidden {
+            self.revealed = true;
+        } else if self.hidden.is_none()
+            && seat == self.open
+            && t.hands[seat].holds(self.marked) == 0
+        {
+            self.revealed = true; // both copies played by the open landlord: 1 v 4
+        }
+    }
+
+    fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
+        self.winner = Some(winner);
+        let landlords = self.landlords();
+        let won = landlords.contains(&winner);
+        let mut events = t.events.clone();
+        events.extend(spring_events(t.rules(), &t.tricks, &landlords, won));
+        Settlement::leader_and_partner(t.players(), self.open, self.hidden, won, events)
+    }
+
+    fn observe(&self, _t: &Core, seat: usize, out: &mut Map<String, Value>) {
+        let knows = self.knows_team(seat);
+        let role = if seat == self.open {
+            "open-landlord"
+        } else if Some(seat) == self.hidden {
+            "hidden-landlord"
+        } else {
+            "farmer"
+        };
+        out.insert("marked".into(), self.marked.to_string().into());
+        out.insert("landlord".into(), self.open.into());
+        out.insert("open_landlord".into(), self.open.into());
+        let hidden = if knows {
+            self.hidden.into()
+        } else {
+            Value::Null
+        };
+        out.insert("hidden_landlord".into(), hidden);
+        let solo = if knows {
+            self.hidden.is_none().into()
+        } else {
+            Value::Null
+        };
+        out.insert("solo".into(), solo);
+        out.insert("revealed".into(), self.revealed.into());
+        out.insert("role".into(), role.into());
+    }
+
+    fn hands_seen_by(&self, _t: &Core, seat: usize) -> Vec<usize> {
+        // While the partnership is secret, the two landlords see each other.
+        match self.hidden {
+            Some(hidden) if !self.revealed && seat == self.open => vec![hidden],
+            Some(hidden) if !self.revealed && seat == hidden => vec![self.open],
+            _ => Vec::new(),
+        }
+    }
+
+    fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
+        t.kitty_given && seat == self.open
+    }
+
+    fn roles(&self) -> Roles {
+        Roles {
+            landlord: self.open,
+            hidden_landlord: self.hidden,
+            revealed: self.revealed,
+            landlord_won: self.winner.is_some_and(|w| self.is_landlord(w)),
+            ..Roles::default()
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::super::deal::physical_deck;
+    use super::super::physical::parse_identities;
+    use super::super::{Rng, Table};
+    use super::*;
+    use crate::engine::Engine;
+    use serde_json::json;
+    use std::sync::Arc;
+
+    pub(in super::super) fn engine(rules: Rules) -> Arc<Engine> {
+        Arc::new(Engine::new(rules).unwrap())
+    }
+
+    /// Every seat's observation, as JSON.
+    fn views(t: &mut Table) -> Vec<Value> {
+        let preset = t.rules().preset.clone();
+        (0..t.rules().players as usize)
+            .map(|s| t.observation(s).to_json(&preset))
+            .collect()
+    }
+
+    /// Play `t` out with random choices; every few steps an illegal
+    /// action must be refused and change nothing that any seat sees.
+    pub(in super::super) fn play_out(t: &mut Table, rng: &mut Rng) {
+        let wrong = [
+            Action::Bid(2),
+            Action::Grab,
+            Action::Reveal(true),
+            Action::OpenSolo,
+            Action::Pass,
+        ];
+        let mut steps = 0;
+        while !t.is_over() {
+            if steps % 7 == 0 {
+                let bad = wrong[rng.below(wrong.len())];
+                if !t.legal().contains(&bad) {
+                    let before = (views(t), t.actions().len());
+                    assert!(t.apply(bad).is_err());
+                    assert_eq!(before, (views(t), t.actions().len()));
+                }
+            }
+            let n = t.legal().len();
+            let a = t.legal().get(rng.below(n)).unwrap();
+            t.apply(a).unwrap();
+            steps += 1;
+        }
+        assert!(t.apply(Action::Pass).is_err());
+    }
+
+    /// A deal holding the `fixed` cards (every card with its suit; jokers
+    /// bare), the rest of the deck shuffled in.
+    pub(in super::super) fn deal_with(
+        rules: &Rules,
+        fixed: &[&str],
+        kitty: &str,
+        marked: &str,
+        first: usize,
+    ) -> Deal {
+        let mut pool: Vec<Card> = physical_deck(rules);
+        let mut places: Vec<Vec<Card>> = Vec::new();
+        let n = rules.players as usize;
+        for text in fixed
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n("", n - fixed.len()))
+            .chain([kitty])
+        {
+            let mut place = Vec::new();
+            for named in parse_identities(text).unwrap() {
+                let card = Card {
+                    slot: named.slot,
+                    suit: named.suit.expect("suited"),
+                };
+                let at = pool.iter().position(|&c| c == card).expect("in the deck");
+                place.push(pool.remove(at));
+            }
+            places.push(place);
+        }
+        Rng(7).shuffle(&mut pool);
+        let sizes = std::iter::repeat_n(rules.hand_size, n).chain([rules.kitty]);
+        for (place, size) in places.iter_mut().zip(sizes) {
+            while place.len() < size as usize {
+                place.push(pool.remove(0));
+            }
+        }
+        let text = |cards: &[Card]| cards.iter().map(Card::to_string).collect::<String>();
+        let hands: Vec<String> = places[..n].iter().map(|h| text(h)).collect();
+        let spec =
+            json!({"hands": hands, "kitty": text(&places[n]), "marked": marked, "first": first});
+        Table::parse_deal(rules, &spec).unwrap()
+    }
+
+    fn rules() -> Rules {
+        Rules::preset("five-player").unwrap()
+    }
+
+    #[test]
+    fn random_deals_finish_and_split_by_side() {
+        let mut solos = 0;
+        for (seed, step) in (0..150).zip([DoubleStep::X2, DoubleStep::Plus1].iter().cycle()) {
+            let r = Rules {
+                double_step: *step,
+                ..rules()
+            };
+            let mut t = Table::seeded(engine(r), seed, 0).unwrap();
+            let deal = &t.deals()[0];
+            let marked = marked_card(t.rules(), deal).unwrap();
+            // The hidden landlord holds the other copy (none: the open
+            // landlord has both, dealt or from the kitty).
+            let open = deal.first;
+            let other = (0..5).find(|&s| s != open && deal.hands[s].contains(&marked));
+            let roles = t.roles();
+            assert_eq!((roles.landlord, roles.hidden_landlord), (open, other));
+            solos += other.is_none() as usize;
+            play_out(&mut t, &mut Rng(seed));
+            let r = t.result().unwrap();
+            let roles = t.roles();
+            assert_eq!(r.scores.iter().sum::<i64>(), 0);
+            let sign = if roles.landlord_won { 1 } else { -1 };
+            let w = r.multiplier;
+            assert!(w >= 1);
+            match roles.hidden_landlord {
+                None => assert_eq!(r.scores[open], 4 * sign * w),
+                Some(h) => assert_eq!((r.scores[open], r.scores[h]), (2 * sign * w, sign * w)),
+            }
+        }
+        assert!(solos > 0 && solos < 60, "{solos}");
+    }
+
+    #[test]
+    fn farmers_may_only_keep_and_one_reveal_ends_the_round() {
+        let r = rules();
+        let deal = deal_with(&r, &["9h3d", "", "9h9c"], "", "9h", 0);
+        let mut t = Table::new(engine(r), Rng(0), vec![deal]).unwrap();
+        assert_eq!(
+            (t.phase(), t.to_act(), t.roles().hidden_landlord),
+            (Phase::Reveal, 0, Some(2))
+        );
+        assert_eq!(t.core().hands[0].len(), 24);
+        let seen: Vec<Vec<usize>> = (0..5)
+            .map(|s| t.family().hands_seen_by(t.core(), s))
+            .collect();
+        assert_eq!(seen, vec![vec![2], vec![], vec![0], vec![], vec![]]);
+        t.apply(Action::Reveal(false)).unwrap();
+        assert_eq!(
+            t.legal().iter().collect::<Vec<_>>(),
+            vec![Action::Reveal(false)]
+        );
+        assert!(t.apply(Action::Reveal(true)).is_err());
+        t.apply(Action::Reveal(false)).unwrap();
+        t.apply(Action::Reveal(true)).unwrap(); // the hidden landlord
+        assert_eq!((t.phase(), t.to_act()), (Phase::Double, 0));
+        assert_eq!(t.core().events, vec![Event::times("reveal", 2)]);
+        assert!(t.family().hands_seen_by(t.core(), 0).is_empty());
+        let view = t.observation(4).to_json("five-player");
+        assert_eq!(
+            (&view["hidden_landlord"], &view["solo"]),
+            (&json!(2), &json!(false))
+        );
+    }
+
+    #[test]
+    fn big_bombs_and_three_jokers_double() {
+        let r = rules();
+        let deal = deal_with(&r, &["XXD3d3d3c3c3h4d4d4c4c"], "", "4c", 0);
+        let mut t = Table::new(engine(r.clone()), Rng(0), vec![deal]).unwrap();
+        for _ in 0..10 {
+            let first = t.legal().get(0).unwrap(); // keep, no-double
+            t.apply(first).unwrap();
+        }
+        let play = |t: &mut Table, text: &str| {
+            let m = *t
+                .engine()
+                .classify(&crate::Cards::parse(text).unwrap())
+                .iter()
+                .find(|m| m.kind.is_bomb())
+                .unwrap();
+            t.apply(Action::Play(m)).unwrap();
+            for _ in 0..4 {
+                t.apply(Action::Pass).unwrap();
+            }
+        };
+        play(&mut t, "XXD");
+        play(&mut t, "33333");
+        play(&mut t, "4444");
+        let names: Vec<&str> = t.core().events.iter().map(|e| e.name).collect();
+        assert_eq!(names, ["three-jokers", "bomb-5"]);
+    }
+
+    #[test]
+    fn simulate_plays_both_presets_on_the_table() {
+        use crate::simulate::{simulate, Policy};
+        for preset in ["five-player", "five-player-3deck"] {
+            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            for policy in [Policy::Random, Policy::Greedy] {
+                for o in simulate(&e, 200, 4, 2, policy, 50).unwrap() {
+                    assert_eq!(o.scores.iter().sum::<i64>(), 0);
+                    let sign = if o.landlord_won { 1 } else { -1 };
+                    let w = o.multiplier;
+                    match o.hidden_landlord {
+                        None => assert_eq!(o.scores[o.landlord], 4 * sign * w),
+                        Some(h) => assert_eq!(
+                            (o.scores[o.landlord], o.scores[h]),
+                            (2 * sign * w, sign * w)
+                        ),
+                    }
+                    let Some((deals, actions)) = &o.record else {
+                        continue;
+                    };
+                    let words: Vec<&str> = actions
+                        .iter()
+                        .take(10)
+                        .filter_map(|(_, a)| a.as_str())
+                        .collect();
+                    match (preset, policy) {
+                        // Greedy keeps and never doubles.
+                        ("five-player", Policy::Greedy) => {
+                            assert!(
+                                words.iter().all(|w| ["keep", "no-double"].contains(w)),
+                                "{words:?}"
+                            )
+                        }
+                        // Greedy never grabs: the marked card's holder leads at base 1.
+                        (_, Policy::Greedy) => {
+                            assert_eq!(words[..5], ["pass"; 5]);
+                            assert_eq!(json!(o.landlord), deals[0]["first"]);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rule_sets_it_cannot_play_are_refused() {
+        let refused = |r: Rules, option: &str| {
+            let err = super::super::check_rules(&r).unwrap_err().to_string();
+            assert!(err.contains(option), "{option}: {err}");
+        };
+        refused(
+            Rules {
+                players: 4,
+                hand_size: 26,
+                kitty: 4,
+                ..rules()
+            },
+            "players",
+        );
+        refused(
+            Rules {
+                decks: 3,
+                hand_size: 31,
+                kitty: 7,
+                ..rules()
+            },
+            "decks",
+        );
+        refused(
+            Rules {
+                hand_size: 20,
+                set_aside: 5,
+                ..rules()
+            },
+            "set_aside",
+        );
+        refused(
+            Rules {
+                doubling_bomb: 9,
+                ..rules()
+            },
+            "doubling_bomb",
+        );
+    }
+}

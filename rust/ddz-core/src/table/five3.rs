@@ -1,0 +1,633 @@
+//! `five-player-3deck` (新五人): grab, then solo or call a friend
+//! (docs/flow-five-player-3deck.md).
+//!
+//! One grab round from the marked card's holder: on its turn a seat says
+//! `grab` as many times as it has grabs left (pairs, then trios, of `D`,
+//! `X` and the marked rank ♠ ♥ ♣ ♦, strongest first), then `pass`. The
+//! strongest grab makes the main landlord and the number of grabs is the
+//! base (nobody grabs: the holder, at `no_grab_base`). The main landlord
+//! takes the kitty; with `auto_win` a hand without a pair, with a bomb of
+//! 10 or more or without any bomb wins at once. Otherwise the main landlord
+//! calls a friend (the lowest identity held twice: the holder of its third
+//! copy is the deputy), plays a hidden solo (announcing the lowest identity
+//! held three times, like a friend call) or an open solo, and leads.
+//! Options read: `score_scheme`, `level_points`, `no_grab_base`,
+//! `auto_win`, `spring`, `anti_spring`.
+
+use super::five::{bad, check_five};
+use super::marked::{marked_card, marked_deal};
+use super::physical::Hand;
+use super::scoring::{spring_events, Event, Settlement};
+use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Roles};
+use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
+use crate::error::RulesError;
+use crate::play::Move;
+use crate::rules::{Rules, ScoreScheme};
+use serde_json::{Map, Value};
+
+pub(super) static SPEC: FamilySpec = FamilySpec {
+    name: "five-player-3deck",
+    presets: &["five-player-3deck"],
+    check,
+    new,
+};
+
+/// The most grabs a deal can hold: six identities grab, at most twice each.
+const MOST_GRABS: u8 = 12;
+
+fn check(rules: &Rules) -> Result<(), RulesError> {
+    check_five(
+        rules,
+        3,
+        "the friend is the holder of the third copy of a card held twice",
+    )?;
+    if !(1..=1000).contains(&rules.level_points) {
+        return bad("level_points", "must be between 1 and 1000");
+    }
+    if !(1..=MOST_GRABS).contains(&rules.no_grab_base) {
+        return bad(
+            "no_grab_base",
+            &format!("must be between 1 and {MOST_GRABS}"),
+        );
+    }
+    Ok(())
+}
+
+fn new(_rules: &Rules) -> Box<dyn Family> {
+    Box::new(FivePlayer3Deck::default())
+}
+
+/// A grab's strength: (size, -position), trios above pairs, then `D`, `X`,
+/// the marked rank ♠ ♥ ♣ ♦.
+type Strength = (u8, i8);
+
+/// One grab a hand can make: the identity shown, as a pair or a trio.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Grab {
+    card: Card,
+    size: u8,
+    strength: Strength,
+}
+
+/// The grabs `hand` may make, in the order it makes them: identities from
+/// strongest (`D`, `X`, then `rank` ♠ ♥ ♣ ♦), each as a pair and, with a
+/// third copy, again as a trio.
+fn grab_units(hand: &Hand, rank: u8) -> Vec<Grab> {
+    let joker = |slot: usize| Card {
+        slot: slot as u8,
+        suit: 0,
+    };
+    let order = [
+        joker(BIG_JOKER),
+        joker(SMALL_JOKER),
+        Card {
+            slot: rank,
+            suit: 3,
+        },
+        Card {
+            slot: rank,
+            suit: 2,
+        },
+        Card {
+            slot: rank,
+            suit: 1,
+        },
+        Card {
+            slot: rank,
+            suit: 0,
+        },
+    ];
+    let mut units = Vec::new();
+    for (i, &card) in order.iter().enumerate() {
+        for size in [2, 3] {
+            if hand.holds(card) >= size {
+                let strength = (size, -(i as i8));
+                units.push(Grab {
+                    card,
+                    size,
+                    strength,
+                });
+            }
+        }
+    }
+    units
+}
+
+/// Every identity of a three-deck hand, low to high (the order cards are
+/// called in: rank, then suit ♦ ♣ ♥ ♠; jokers last).
+fn identities() -> impl Iterator<Item = Card> {
+    let suited = (0..=TWO as u8).flat_map(|slot| (0..4).map(move |suit| Card { slot, suit }));
+    let jokers = [SMALL_JOKER, BIG_JOKER].map(|slot| Card {
+        slot: slot as u8,
+        suit: 0,
+    });
+    suited.chain(jokers)
+}
+
+/// The lowest identity `hand` holds exactly `copies` of.
+fn lowest_held(hand: &Hand, copies: u8) -> Option<Card> {
+    identities().find(|&c| hand.holds(c) == copies)
+}
+
+/// Why the main landlord wins outright with the kitty, if they do: no
+/// card held exactly twice, a bomb of 10 or more, or no bomb at all.
+fn auto_win(rules: &Rules, hand: &Hand) -> Option<&'static str> {
+    if lowest_held(hand, 2).is_none() {
+        return Some("no-pair");
+    }
+    let counts = &hand.counts;
+    if (0..=TWO).any(|r| counts.get(r) >= 10) {
+        return Some("big-bomb");
+    }
+    let (small, big) = (counts.get(SMALL_JOKER), counts.get(BIG_JOKER));
+    let bomb = (0..=TWO).any(|r| counts.get(r) >= 4)
+        || rules
+            .king_bombs
+            .iter()
+            .any(|kb| small >= kb.small && big >= kb.big);
+    (!bomb).then_some("no-bomb")
+}
+
+#[derive(Clone, Default)]
+struct FivePlayer3Deck {
+    marked: Option<Card>,
+    holder: usize,
+    /// Each seat's grabs, and how many it has made.
+    units: Vec<Vec<Grab>>,
+    used: Vec<usize>,
+    /// Every grab made, public: (seat, grab).
+    grabs: Vec<(usize, Grab)>,
+    best: Option<(Strength, usize)>,
+    base: u32,
+    passes: usize,
+    /// The main landlord, once the grab is over.
+    landlord: Option<usize>,
+    /// `OpenSolo`, `HiddenSolo` or `CallFriend`.
+    choice: Option<Action>,
+    /// The card announced to all (friend call or hidden solo).
+    called: Option<Card>,
+    deputy: Option<usize>,
+    /// The deputy (or the hidden solo) is public.
+    revealed: bool,
+    winner: Option<usize>,
+}
+
+impl FivePlayer3Deck {
+    fn power(t: &Core) -> bool {
+        t.rules().score_scheme == ScoreScheme::Power
+    }
+
+    /// `2^base` under the power scheme, else `base` (saturating: the base
+    /// is at most `MOST_GRABS`).
+    fn scaled(t: &Core, base: u32) -> i64 {
+        if Self::power(t) {
+            1i64 << base.min(62)
+        } else {
+            i64::from(base)
+        }
+    }
+
+    fn landlord(&self) -> usize {
+        self.landlord.expect("a main landlord after the grab")
+    }
+
+    fn side(&self) -> Vec<usize> {
+        std::iter::once(self.landlord())
+            .chain(self.deputy)
+            .collect()
+    }
+
+    fn grab_over(&mut self, t: &mut Core) {
+        let landlord = match self.best {
+            None => {
+                self.base = u32::from(t.rules().no_grab_base);
+                self.holder
+            }
+            Some((_, seat)) => seat,
+        };
+        self.landlord = Some(landlord);
+        t.events
+            .push(Event::times("base", Self::scaled(t, self.base)));
+        t.events
+            .push(Event::times("level", i64::from(t.rules().level_points)));
+        t.give_kitty(landlord);
+        let reason = if t.rules().auto_win {
+            auto_win(t.rules(), &t.hands[landlord])
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            let mut result =
+                Settlement::leader_and_partner(t.players(), landlord, None, true, t.events.clone());
+            result.extra.insert("auto_win".into(), reason.into());
+            self.winner = Some(landlord);
+            t.end(result); // `to_act` stays the last seat to pass, as it was
+            return;
+        }
+        t.phase = Phase::Call;
+        t.to_act = landlord;
+    }
+
+    fn call(&mut self, t: &mut Core, action: Action) {
+        let landlord = self.landlord();
+        self.choice = Some(action);
+        let hand = &t.hands[landlord];
+        match action {
+            Action::OpenSolo => {
+                let factor = if Self::power(t) {
+                    Self::scaled(t, self.base)
+                } else {
+                    2
+                };
+                t.events.push(Event::times("open-solo", factor));
+            }
+            _ => {
+                let copies = if action == Action::HiddenSolo { 3 } else { 2 };
+                let called = lowest_held(hand, copies).expect("offered only when held");
+                self.called = Some(called);
+                if action == Action::CallFriend {
+                    let n = t.players();
+                    self.deputy = (0..n).find(|&s| s != landlord && t.hands[s].holds(called) > 0);
+                }
+            }
+        }
+        t.begin_play(landlord);
+    }
+}
+
+impl Family for FivePlayer3Deck {
+    fn clone_box(&self) -> Box<dyn Family> {
+        Box::new(self.clone())
+    }
+
+    fn deal_keys(&self) -> &'static [&'static str] {
+        &["marked"]
+    }
+
+    fn deal(&self, rules: &Rules, rng: &mut super::Rng) -> Deal {
+        marked_deal(rules, rng)
+    }
+
+    fn check_deal(&self, rules: &Rules, deal: &Deal) -> Result<(), String> {
+        marked_card(rules, deal).map(|_| ())
+    }
+
+    fn start(&mut self, t: &mut Core, deal: &Deal) {
+        let marked = marked_card(t.rules(), deal).expect("checked with the deal");
+        *self = FivePlayer3Deck {
+            marked: Some(marked),
+            holder: deal.first,
+            units: t.hands.iter().map(|h| grab_units(h, marked.slot)).collect(),
+            used: vec![0; t.players()],
+            ..FivePlayer3Deck::default()
+        };
+        t.phase = Phase::Grab;
+        t.to_act = deal.first;
+    }
+
+    fn legal(&self, t: &Core, out: &mut Vec<Action>) {
+        let seat = t.to_act;
+        if t.phase == Phase::Grab {
+            out.push(Action::Pass);
+            if self.used[seat] < self.units[seat].len() {
+                out.push(Action::Grab);
+            }
+            return;
+        }
+        let hand = &t.hands[seat];
+        if lowest_held(hand, 2).is_some() {
+            out.push(Action::CallFriend);
+        }
+        if lowest_held(hand, 3).is_some() {
+            out.push(Action::HiddenSolo);
+        }
+        out.push(Action::OpenSolo);
+    }
+
+    fn apply(&mut self, t: &mut Core, seat: usize, action: Action) {
+        if t.phase != Phase::Grab {
+            return self.call(t, action);
+        }
+        if action == Action::Grab {
+            let grab = self.units[seat][self.used[seat]];
+            self.used[seat] += 1;
+            self.grabs.push((seat, grab));
+            self.base += 1;
+            if self.best.is_none_or(|(b, _)| grab.strength > b) {
+                self.best = Some((grab.strength, seat));
+            }
+            return; // the same seat may grab again
+        }
+        self.passes += 1;
+        if self.passes == t.players() {
+            self.grab_over(t);
+        } else {
+            t.to_act = t.next(seat);
+        }
+    }
+
+    fn on_play(&mut self, _t: &mut Core, seat: usize, _m: &Move, cards: &[Card]) {
+        let Some(called) = self.called else { return };
+        if self.revealed || !cards.contains(&called) {
+            return;
+        }
+        // A hidden solo shows at the first copy played: copies look alike.
+        let hidden_solo = self.choice == Some(Action::HiddenSolo);
+        if Some(seat) == self.deputy || (Some(seat) == self.landlord && hidden_solo) {
+            self.revealed = true;
+        }
+    }
+
+    fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
+        self.winner = Some(winner);
+        let side = self.side();
+        let won = side.contains(&winner);
+        let mut events = t.events.clone();
+        events.extend(spring_events(t.rules(), &t.tricks, &side, won));
+        Settlement::leader_and_partner(t.players(), self.landlord(), self.deputy, won, events)
+    }
+
+    fn observe(&self, _t: &Core, seat: usize, out: &mut Map<String, Value>) {
+        let knows_team = self.choice.is_some()
+            && (self.choice == Some(Action::OpenSolo)
+                || self.revealed
+                || Some(seat) == self.landlord
+                || Some(seat) == self.deputy);
+        let role = if Some(seat) == self.landlord {
+            "main-landlord"
+        } else if Some(seat) == self.deputy {
+            "deputy"
+        } else {
+            "farmer"
+        };
+        let marked = self.marked.map_or(Value::Null, |c| c.to_string().into());
+        out.insert("marked".into(), marked);
+        out.insert("marked_holder".into(), self.holder.into());
+        let grabs = self.grabs.iter().map(|(s, g)| {
+            let shown = g.card.to_string().repeat(g.size as usize);
+            Value::Array(vec![(*s).into(), shown.into()])
+        });
+        out.insert("grabs".into(), Value::Array(grabs.collect()));
+        out.insert("base".into(), self.base.into());
+        out.insert("landlord".into(), self.landlord.into());
+        out.insert("main_landlord".into(), self.landlord.into());
+        let open_solo = self.choice.map(|c| c == Action::OpenSolo);
+        out.insert("open_solo".into(), open_solo.into());
+        let called = self.called.map_or(Value::Null, |c| c.to_string().into());
+        out.insert("called".into(), called);
+        let deputy = self.deputy.filter(|&d| self.revealed || seat == d);
+        out.insert("deputy".into(), deputy.into());
+        let solo = knows_team.then_some(self.deputy.is_none());
+        out.insert("solo".into(), solo.into());
+        out.insert("revealed".into(), self.revealed.into());
+        out.insert("role".into(), role.into());
+    }
+
+    fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
+        t.kitty_given && Some(seat) == self.landlord
+    }
+
+    fn visible(&self, _t: &Core, viewer: usize, seat: usize, action: &Action) -> bool {
+        // A hidden solo and a friend call look alike: both announce a card.
+        viewer == seat || !matches!(action, Action::HiddenSolo | Action::CallFriend)
+    }
+
+    fn roles(&self) -> Roles {
+        let landlord = self.landlord.unwrap_or(self.holder);
+        Roles {
+            landlord,
+            hidden_landlord: self.deputy,
+            revealed: self.revealed,
+            landlord_won: self
+                .winner
+                .is_some_and(|w| w == landlord || Some(w) == self.deputy),
+            ..Roles::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::five::tests::{deal_with, engine, play_out};
+    use super::super::{check_rules, Rng, Table};
+    use super::*;
+    use serde_json::json;
+
+    fn rules() -> Rules {
+        Rules::preset("five-player-3deck").unwrap()
+    }
+
+    fn pass_all(t: &mut Table) {
+        for _ in 0..5 {
+            t.apply(Action::Pass).unwrap();
+        }
+    }
+
+    #[test]
+    fn grabs_run_strongest_first() {
+        // Marked rank 9 (slot 6): DD, XXX, 9s9s, 9d9d9d.
+        let hand = Hand::of(&super::super::deal::physical_deck(&rules())[..0]);
+        assert!(grab_units(&hand, 6).is_empty());
+        let c = |slot: usize, suit| Card {
+            slot: slot as u8,
+            suit,
+        };
+        let mut cards = vec![c(BIG_JOKER, 0); 2];
+        cards.extend([c(SMALL_JOKER, 0); 3]);
+        cards.extend([c(6, 3); 2]);
+        cards.extend([c(6, 0); 3]);
+        let strengths: Vec<Strength> = grab_units(&Hand::of(&cards), 6)
+            .iter()
+            .map(|g| g.strength)
+            .collect();
+        assert_eq!(
+            strengths,
+            vec![(2, 0), (2, -1), (3, -1), (2, -2), (2, -5), (3, -5)]
+        );
+    }
+
+    #[test]
+    fn the_seed_grab_example_makes_base_6_and_the_trio_holder_main() {
+        // The seed's hands, rotated so that the 9h9h9h holder is seat 0.
+        let hands = ["9h9h9h9c", "9s9cX", "9s9s9d9c", "DD9d9d", "XXD"];
+        let r = Rules {
+            auto_win: false,
+            ..rules()
+        };
+        let deal = deal_with(&r, &hands, "7d7d7d7c", "9h", 0);
+        let mut t = Table::new(engine(r), Rng(0), vec![deal]).unwrap();
+        let mut counts = Vec::new();
+        for seat in 0..5 {
+            assert_eq!((t.phase(), t.to_act()), (Phase::Grab, seat));
+            let mut k = 0;
+            while t.legal().contains(&Action::Grab) {
+                t.apply(Action::Grab).unwrap();
+                k += 1;
+            }
+            t.apply(Action::Pass).unwrap();
+            counts.push(k);
+        }
+        assert_eq!(counts, [2, 0, 1, 2, 1]);
+        let view = t.observation(3).to_json("five-player-3deck");
+        let grabs = json!([
+            [0, "9h9h"],
+            [0, "9h9h9h"],
+            [2, "9s9s"],
+            [3, "DD"],
+            [3, "9d9d"],
+            [4, "XX"]
+        ]);
+        assert_eq!(
+            (&view["grabs"], &view["base"], &view["main_landlord"]),
+            (&grabs, &json!(6), &json!(0))
+        );
+        assert_eq!(
+            t.core().events,
+            [Event::times("base", 6), Event::times("level", 1)]
+        );
+        assert_eq!(
+            (t.phase(), t.to_act(), t.core().hands[0].len()),
+            (Phase::Call, 0, 38)
+        );
+    }
+
+    #[test]
+    fn nobody_grabbing_gives_the_holder_the_no_grab_base() {
+        let r = Rules {
+            auto_win: false,
+            no_grab_base: 3,
+            level_points: 5,
+            score_scheme: ScoreScheme::Power,
+            ..rules()
+        };
+        let deal = deal_with(&r, &["", "9h"], "", "9h", 1);
+        let mut t = Table::new(engine(r), Rng(0), vec![deal]).unwrap();
+        pass_all(&mut t);
+        assert_eq!((t.phase(), t.to_act()), (Phase::Call, 1));
+        assert_eq!(
+            t.core().events,
+            [Event::times("base", 8), Event::times("level", 5)]
+        );
+        t.apply(Action::OpenSolo).unwrap();
+        assert_eq!(super::super::scoring::stake(&t.core().events), 8 * 5 * 8);
+    }
+
+    #[test]
+    fn a_hand_without_a_pair_wins_at_once() {
+        let distinct: String = "3456789TJQ"
+            .chars()
+            .flat_map(|r| "dchs".chars().map(move |s| format!("{r}{s}")))
+            .collect();
+        let (hand, kitty) = distinct.split_at(62);
+        let deal = deal_with(&rules(), &[hand], &kitty[..14], "3d", 0);
+        let mut t = Table::new(engine(rules()), Rng(0), vec![deal]).unwrap();
+        pass_all(&mut t);
+        assert_eq!((t.phase(), t.to_act()), (Phase::Over, 4));
+        let result = t.result().unwrap().to_json();
+        assert_eq!(result["auto_win"], json!("no-pair"));
+        assert_eq!(result["scores"], json!([4, -1, -1, -1, -1]));
+    }
+
+    #[test]
+    fn a_hidden_solo_announces_its_card_like_a_friend_call() {
+        let r = Rules {
+            auto_win: false,
+            ..rules()
+        };
+        let solo = deal_with(&r, &["3d3d3d7d7d7c7c"], "", "7d", 0);
+        let friend = deal_with(&r, &["3d3d7d7d7c7c", "3d"], "", "7d", 0);
+        let mut a = Table::new(engine(r.clone()), Rng(0), vec![solo]).unwrap();
+        let mut b = Table::new(engine(r), Rng(0), vec![friend]).unwrap();
+        pass_all(&mut a);
+        pass_all(&mut b);
+        assert!(a.legal().contains(&Action::HiddenSolo));
+        assert!(!b.legal().contains(&Action::HiddenSolo));
+        a.apply(Action::HiddenSolo).unwrap();
+        b.apply(Action::CallFriend).unwrap();
+        for t in [&mut a, &mut b] {
+            let farmer = t.observation(4).to_json("five-player-3deck");
+            assert_eq!(
+                (&farmer["called"], &farmer["solo"], &farmer["deputy"]),
+                (&json!("3d"), &Value::Null, &Value::Null)
+            );
+            assert!(farmer["history"].as_array().unwrap().len() == 5);
+        }
+        assert_eq!(b.roles().hidden_landlord, Some(1));
+        assert_eq!(
+            b.observation(1).to_json("five-player-3deck")["deputy"],
+            json!(1)
+        );
+        let three = *a
+            .engine()
+            .classify(&crate::Cards::parse("3").unwrap())
+            .first()
+            .unwrap();
+        a.apply(Action::Play(three)).unwrap();
+        assert!(a.roles().revealed);
+        b.apply(Action::Play(three)).unwrap(); // the main landlord's own copy
+        assert!(!b.roles().revealed);
+    }
+
+    #[test]
+    fn random_deals_finish_under_both_schemes() {
+        for seed in 0..100 {
+            let scheme = [ScoreScheme::Multiply, ScoreScheme::Power][seed as usize % 2];
+            let r = Rules {
+                score_scheme: scheme,
+                ..rules()
+            };
+            let mut t = Table::seeded(engine(r), seed, 0).unwrap();
+            play_out(&mut t, &mut Rng(seed));
+            let (r, roles) = (t.result().unwrap(), t.roles());
+            assert_eq!(r.scores.iter().sum::<i64>(), 0);
+            let sign = if roles.landlord_won { 1 } else { -1 };
+            let p = r.multiplier;
+            match roles.hidden_landlord {
+                None => assert_eq!(r.scores[roles.landlord], 4 * sign * p),
+                Some(d) => assert_eq!(
+                    (r.scores[roles.landlord], r.scores[d]),
+                    (2 * sign * p, sign * p)
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn rule_sets_it_cannot_play_are_refused() {
+        let refused = |r: Rules, option: &str| {
+            let err = check_rules(&r).unwrap_err().to_string();
+            assert!(err.contains(option), "{option}: {err}");
+        };
+        refused(
+            Rules {
+                decks: 2,
+                hand_size: 21,
+                kitty: 3,
+                ..rules()
+            },
+            "decks",
+        );
+        refused(
+            Rules {
+                level_points: 0,
+                ..rules()
+            },
+            "level_points",
+        );
+        refused(
+            Rules {
+                no_grab_base: 13,
+                ..rules()
+            },
+            "no_grab_base",
+        );
+        refused(
+            Rules {
+                hand_size: 1,
+                kitty: 157,
+                ..rules()
+            },
+            "hand_size",
+        );
+    }
+}
