@@ -6,7 +6,9 @@ Each row steps ``--envs`` envs for ``--seconds`` from Python: every step draws o
 uniformly random legal index per env in numpy from the returned observation's
 ``legal_offsets`` and passes it to ``step``, which returns fresh observation arrays
 (every field of docs/rl.md). A decision is one env's step (bids and plays alike), so a
-step of 256 envs is 256 decisions. With OpenSpiel installed, its random playout loop in
+step of 256 envs is 256 decisions. ``ddz.simulate`` (random policy, whole deals in Rust,
+no observations) runs beside each row on the same threads, as the machine's yardstick:
+its deals/s and the VecEnv's are the same unit. With OpenSpiel installed, its random playout loop in
 Python on classic (``legal_actions()`` + ``apply_action`` per decision, chance nodes
 not counted) runs in the same process for comparison.
 """
@@ -43,6 +45,16 @@ def vecenv_rate(preset: str, envs: int, seconds: float, threads: int | None) -> 
             deals += int(terminated.sum())
         steps += 20
     return steps * envs / (time.perf_counter() - t0), deals
+
+
+def simulate_rate(preset: str, threads: int | None) -> float:
+    """Deals per second of ``ddz.simulate(policy="random")``, best of three chunks."""
+    best = float("inf")
+    for chunk in range(3):
+        t0 = time.perf_counter()
+        ddz.simulate(preset, 5_000, seed=1, policy="random", threads=threads, first=chunk * 5_000)
+        best = min(best, time.perf_counter() - t0)
+    return 5_000 / best
 
 
 def pyspiel_rate(seconds: float) -> float | None:
@@ -86,12 +98,13 @@ def main() -> None:
         f"VecEnv, {args.envs} envs, random legal indices drawn in numpy, observations"
         f" every step, {args.seconds:g} s per row"
     )
-    header = f"{'preset':<24}{'decisions/s':>14}{'deals/s':>12}"
+    header = f"{'preset':<24}{'decisions/s':>14}{'deals/s':>12}{'simulate deals/s':>18}"
     print(header)
     print("-" * len(header))
     for preset in args.presets:
         rate, deals = vecenv_rate(preset, args.envs, args.seconds, args.threads)
-        print(f"{preset:<24}{rate:>14,.0f}{deals / args.seconds:>12,.0f}")
+        sim = simulate_rate(preset, args.threads)
+        print(f"{preset:<24}{rate:>14,.0f}{deals / args.seconds:>12,.0f}{sim:>18,.0f}")
     spiel = pyspiel_rate(args.seconds)
     if spiel is None:
         print("OpenSpiel: not installed")

@@ -21,9 +21,9 @@ from ddz._ddz import (
     MoveList,
     Rules,
     Table,
+    VecEnv,
     default_threads,
 )
-from ddz._ddz import VecEnv
 
 # MoveList implements the whole read-only sequence protocol.
 Sequence.register(MoveList)
