@@ -262,6 +262,7 @@ class Table:
     def visible(self, viewer: int, seat: int, action: str) -> bool: ...
     def _swap(self, pa: int | str, a: str, pb: int | str, b: str) -> None: ...
 
+@final
 class VecEnv:
     """`num_envs` deals of one rule set stepped in one call (docs/rl.md)."""
 
