@@ -8,6 +8,7 @@ from typing import Any, ClassVar, TypeAlias, final, overload
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 __all__ = [
     "Rules",
@@ -213,6 +214,7 @@ class ActionList(Sequence[_Action]):
     def to_list(self) -> list[_Action]:
         """A plain list of the actions."""
 
+@disjoint_base
 class Table:
     """One deal of a preset on the core's table (docs/table.md); `ddz.Game`
     is a thin wrapper over it."""

@@ -3,7 +3,7 @@
 
 use crate::convert::value_error;
 use crate::types::{PyCards, PyMove, PyRules};
-use ddz_core::table::{physical::identities, Action, Phase, Table};
+use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -163,6 +163,58 @@ impl ActionList {
     }
 }
 
+/// An observation as the dict `Game.observation` returns (docs/game.md).
+fn observation_to_py<'py>(
+    py: Python<'py>,
+    obs: &Observation,
+    preset: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let d = PyDict::new(py);
+    let text = |cards: &[ddz_core::table::Card]| identities(cards);
+    d.set_item("seat", obs.seat)?;
+    d.set_item("preset", preset)?;
+    d.set_item("phase", obs.phase.name())?;
+    d.set_item("to_act", obs.to_act)?;
+    d.set_item("hand", text(&obs.hand))?;
+    d.set_item("hand_sizes", &obs.hand_sizes)?;
+    d.set_item("kitty", obs.kitty.as_deref().map(text))?;
+    let seen = PyDict::new(py);
+    for (s, h) in &obs.seen_hands {
+        seen.set_item(s.to_string(), text(h))?;
+    }
+    d.set_item("seen_hands", seen)?;
+    let history = PyList::empty(py);
+    for (s, a) in &obs.history {
+        let entry = PyList::new(
+            py,
+            [
+                s.into_pyobject(py)?.into_any(),
+                PyString::new(py, &a.to_string()).into_any(),
+            ],
+        )?;
+        history.append(entry)?;
+    }
+    d.set_item("history", history)?;
+    d.set_item("to_beat", obs.to_beat.map(|m| m.to_string()))?;
+    let events = PyList::empty(py);
+    for e in &obs.events {
+        events.append(to_py(py, &e.to_json())?)?;
+    }
+    d.set_item("events", events)?;
+    match &obs.result {
+        Some(r) => d.set_item("result", to_py(py, &r.to_json())?)?,
+        None => d.set_item("result", py.None())?,
+    }
+    for (k, v) in &obs.roles {
+        d.set_item(k, to_py(py, v)?)?;
+    }
+    if let Some(legal) = &obs.legal {
+        let words: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
+        d.set_item("legal_actions", words)?;
+    }
+    Ok(d.into_any())
+}
+
 /// One deal of a preset on the core's table (docs/table.md).
 #[pyclass(name = "Table", module = "ddz", subclass)]
 pub struct PyTable {
@@ -262,7 +314,7 @@ impl PyTable {
                 ))
             })?;
         let obs = self.table.observation(seat);
-        to_py(py, &obs.to_json(&self.table.rules().preset))
+        observation_to_py(py, &obs, &self.table.rules().preset)
     }
 
     #[getter]
