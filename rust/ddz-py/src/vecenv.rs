@@ -250,7 +250,7 @@ impl PyVecEnv {
         let mut table = self.env.table(i).clone();
         let seat = table.to_act();
         let obs = table.observation(seat);
-        crate::table::to_py(py, &obs.to_json(&table.rules().preset))
+        crate::table::observation_to_py(py, &obs, &table.rules().preset)
     }
 
     fn __repr__(&self) -> String {
