@@ -22,6 +22,7 @@ from ddz._ddz import (
     Rules,
     Solution,
     Table,
+    VecEnv,
     default_threads,
 )
 
@@ -57,6 +58,7 @@ __all__ = [
     "Rules",
     "Solution",
     "Table",
+    "VecEnv",
     "agents",
     "default_threads",
     "play",

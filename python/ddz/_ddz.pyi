@@ -4,7 +4,7 @@ Hand-written; checked against the compiled module with ``python -m mypy.stubtest
 """
 
 from collections.abc import Iterator, Sequence
-from typing import Any, TypeAlias, final, overload
+from typing import Any, ClassVar, TypeAlias, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -306,3 +306,54 @@ class Table:
     def kitty_seen_by(self, seat: int) -> bool: ...
     def visible(self, viewer: int, seat: int, action: str) -> bool: ...
     def _swap(self, pa: int | str, a: str, pb: int | str, b: str) -> None: ...
+
+@final
+class VecEnv:
+    """`num_envs` deals of one rule set stepped in one call (docs/rl.md)."""
+
+    kind_names: ClassVar[list[str]]
+    phase_names: ClassVar[list[str]]
+
+    def __new__(
+        cls,
+        preset_or_rules: str | Rules,
+        num_envs: int,
+        seed: int = 0,
+        threads: int | None = None,
+        *,
+        history: int = 15,
+        reward: str = "score",
+    ) -> VecEnv: ...
+    def reset(self, seed: int | None = None) -> dict[str, npt.NDArray[Any]]:
+        """Every env to the first deal of its series; the observations."""
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        dict[str, npt.NDArray[Any]],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]:
+        """One legal index per env -> `(obs, rewards, terminated, info)`."""
+
+    def observe(self) -> dict[str, npt.NDArray[Any]]:
+        """The observations of the last reset or step."""
+
+    def observation(self, i: int) -> dict[str, Any]:
+        """Env `i`'s deal as its seat to act sees it, as `Game.observation` gives it."""
+
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def history(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def preset(self) -> str: ...
+    @property
+    def role_keys(self) -> list[str]: ...

@@ -25,6 +25,7 @@ pub mod rules;
 pub mod simulate;
 pub mod solve;
 pub mod table;
+pub mod vecenv;
 
 pub use cards::Cards;
 pub use engine::{Engine, Spec, Wing};

@@ -7,6 +7,7 @@ mod simulate;
 mod solve;
 mod table;
 mod types;
+mod vecenv;
 
 use pyo3::prelude::*;
 
@@ -27,6 +28,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solve::PySolution>()?;
     m.add_class::<table::PyTable>()?;
     m.add_class::<table::ActionList>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
     m.add("IllegalAction", m.py().get_type::<table::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;

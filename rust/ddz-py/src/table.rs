@@ -164,7 +164,7 @@ impl ActionList {
 }
 
 /// An observation as the dict `Game.observation` returns (docs/game.md).
-fn observation_to_py<'py>(
+pub(crate) fn observation_to_py<'py>(
     py: Python<'py>,
     obs: &Observation,
     preset: &str,

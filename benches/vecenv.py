@@ -1,0 +1,116 @@
+"""Decisions per second of ``ddz.VecEnv``, every preset the table plays; print a table.
+
+    python benches/vecenv.py [--envs N] [--seconds S] [--threads N] [PRESET ...]
+
+Each row steps ``--envs`` envs for ``--seconds`` from Python: every step draws one
+uniformly random legal index per env in numpy from the returned observation's
+``legal_offsets`` and passes it to ``step``, which returns fresh observation arrays
+(every field of docs/rl.md). A decision is one env's step (bids and plays alike), so a
+step of 256 envs is 256 decisions. ``ddz.simulate`` (random policy, whole deals in Rust,
+no observations) runs beside each row on the same threads, as the machine's yardstick:
+its deals/s and the VecEnv's are the same unit. With OpenSpiel installed, its random playout loop in
+Python on classic (``legal_actions()`` + ``apply_action`` per decision, chance nodes
+not counted) runs in the same process for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+from compare import machine, version  # noqa: E402
+
+import ddz  # noqa: E402
+from ddz._ddz import Table  # noqa: E402
+
+
+def vecenv_rate(preset: str, envs: int, seconds: float, threads: int | None) -> tuple[float, int]:
+    """Decisions per second, and deals finished, over `seconds` of random stepping."""
+    env = ddz.VecEnv(preset, envs, seed=1, threads=threads)
+    rng = np.random.default_rng(1)
+    obs = env.reset()
+    steps = deals = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(20):
+            counts = np.diff(obs["legal_offsets"])
+            actions = (rng.random(envs) * counts).astype(np.int64)
+            obs, _, terminated, _ = env.step(actions)
+            deals += int(terminated.sum())
+        steps += 20
+    return steps * envs / (time.perf_counter() - t0), deals
+
+
+def simulate_rate(preset: str, threads: int | None) -> float:
+    """Deals per second of ``ddz.simulate(policy="random")``, best of three chunks."""
+    best = float("inf")
+    for chunk in range(3):
+        t0 = time.perf_counter()
+        ddz.simulate(preset, 5_000, seed=1, policy="random", threads=threads, first=chunk * 5_000)
+        best = min(best, time.perf_counter() - t0)
+    return 5_000 / best
+
+
+def pyspiel_rate(seconds: float) -> float | None:
+    """OpenSpiel's dou_dizhu driven from Python, random at every decision."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("dou_dizhu")
+    rng = random.Random(1)
+    decisions = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                decisions += 1
+    return decisions / (time.perf_counter() - t0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--envs", type=int, default=256, help="envs per VecEnv")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row")
+    parser.add_argument("--threads", type=int, default=None, help="threads (default: all)")
+    table_presets = [p for p in ddz.PRESETS if Table.plays(p)]
+    parser.add_argument("presets", nargs="*", default=table_presets, metavar="PRESET")
+    args = parser.parse_args()
+    unknown = sorted(set(args.presets) - set(table_presets))
+    if unknown:
+        parser.error(f"the table does not play {unknown}; it plays {table_presets}")
+
+    print(f"machine: {machine()}")
+    print(f"ddz {version('ddz')}, threads {args.threads or ddz.default_threads()}")
+    print(
+        f"VecEnv, {args.envs} envs, random legal indices drawn in numpy, observations"
+        f" every step, {args.seconds:g} s per row"
+    )
+    header = f"{'preset':<24}{'decisions/s':>14}{'deals/s':>12}{'simulate deals/s':>18}"
+    print(header)
+    print("-" * len(header))
+    for preset in args.presets:
+        rate, deals = vecenv_rate(preset, args.envs, args.seconds, args.threads)
+        sim = simulate_rate(preset, args.threads)
+        print(f"{preset:<24}{rate:>14,.0f}{deals / args.seconds:>12,.0f}{sim:>18,.0f}")
+    spiel = pyspiel_rate(args.seconds)
+    if spiel is None:
+        print("OpenSpiel: not installed")
+    else:
+        print(f"{'OpenSpiel dou_dizhu, Python loop':<24}{spiel:>14,.0f}")
+
+
+if __name__ == "__main__":
+    main()

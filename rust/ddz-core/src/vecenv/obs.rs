@@ -1,0 +1,188 @@
+//! What the seat to act sees, as fixed-size rows (docs/rl.md).
+//!
+//! Everything comes from the table's public state and its family's
+//! secrecy hooks (`hands_seen_by`, `kitty_seen_by`, `observe`); the only
+//! state kept here is a log of the trick play this env has seen (cards
+//! played per seat, the current trick, the last K plays), recorded from
+//! the actions as they are taken.
+//!
+//! Per-seat rows are relative to the seat to act: row `j` is seat
+//! `(seat + j) % players`, so row 0 is always the seat itself.
+
+use super::arrays::per_env;
+use super::kinds::{describe, phase_id, PASS};
+use super::roles::RoleColumns;
+use crate::cards::{Cards, SLOTS};
+use crate::play::Move;
+use crate::table::{deal, scoring, Action, Table};
+use serde_json::Map;
+use std::collections::VecDeque;
+
+per_env!(Obs, ObsRow, |d| {
+    seat: i8 = [],
+    phase: i8 = [],
+    hand: u8 = [SLOTS],
+    cards_left: i16 = [d.players],
+    played: u8 = [d.players, SLOTS],
+    seen: bool = [d.players],
+    seen_hands: u8 = [d.players, SLOTS],
+    kitty_seen: bool = [],
+    kitty: u8 = [SLOTS],
+    to_beat: u8 = [SLOTS],
+    to_beat_kind: i8 = [],
+    to_beat_rank: i8 = [],
+    to_beat_length: i8 = [],
+    to_beat_seat: i8 = [],
+    trick: u8 = [d.players, SLOTS],
+    trick_state: i8 = [d.players],
+    recent: u8 = [d.history, SLOTS],
+    recent_seat: i8 = [d.history],
+    recent_kind: i8 = [d.history],
+    roles: i16 = [d.roles],
+    multiplier: i64 = [],
+});
+
+/// What this env has seen of the trick play of the current deal.
+#[derive(Clone, Debug)]
+pub struct PlayLog {
+    /// Cards each seat has played (absolute seats).
+    played: Vec<Cards>,
+    /// Each seat's latest action in the current trick: a play or a pass
+    /// (`Some(None)`), or nothing yet.
+    trick: Vec<Option<Option<Move>>>,
+    /// The last plays and passes, most recent first.
+    recent: VecDeque<(usize, Option<Move>)>,
+    keep: usize,
+}
+
+impl PlayLog {
+    pub fn new(players: usize, keep: usize) -> PlayLog {
+        PlayLog {
+            played: vec![Cards::EMPTY; players],
+            trick: vec![None; players],
+            recent: VecDeque::with_capacity(keep + 1),
+            keep,
+        }
+    }
+
+    /// A new deal.
+    pub fn clear(&mut self) {
+        self.played.fill(Cards::EMPTY);
+        self.trick.fill(None);
+        self.recent.clear();
+    }
+
+    /// `seat` took `action` in the play phase; `leading` says whether the
+    /// table now waits for a new lead (the trick is over).
+    pub fn record(&mut self, seat: usize, action: &Action, leading: bool) {
+        let play = match action {
+            Action::Play(m) => {
+                self.played[seat] = self.played[seat] + m.cards;
+                Some(*m)
+            }
+            _ => None,
+        };
+        self.trick[seat] = Some(play);
+        if leading {
+            self.trick.fill(None);
+        }
+        if self.keep > 0 {
+            if self.recent.len() == self.keep {
+                self.recent.pop_back();
+            }
+            self.recent.push_front((seat, play));
+        }
+    }
+}
+
+/// Fill `row` with what the seat to act at `table` may know.
+pub fn write(
+    row: &mut ObsRow<'_>,
+    table: &Table,
+    log: &PlayLog,
+    roles: &RoleColumns,
+    scratch: &mut Map<String, serde_json::Value>,
+) {
+    let core = table.core();
+    let family = table.family();
+    let n = core.players();
+    let seat = core.to_act;
+    let abs = |j: usize| (seat + j) % n;
+    let rel = |s: usize| ((s + n - seat) % n) as i8;
+    row.seat[0] = seat as i8;
+    row.phase[0] = phase_id(core.phase);
+    row.hand.copy_from_slice(&core.hands[seat].counts.0);
+    for j in 0..n {
+        let s = abs(j);
+        row.cards_left[j] = core.hands[s].len() as i16;
+        row.played[j * SLOTS..(j + 1) * SLOTS].copy_from_slice(&log.played[s].0);
+        let (state, cards) = match log.trick[s] {
+            None => (-1, Cards::EMPTY),
+            Some(None) => (0, Cards::EMPTY),
+            Some(Some(m)) => (1, m.cards),
+        };
+        row.trick_state[j] = state;
+        row.trick[j * SLOTS..(j + 1) * SLOTS].copy_from_slice(&cards.0);
+    }
+    row.seen.fill(false);
+    row.seen_hands.fill(0);
+    for s in family.hands_seen_by(core, seat) {
+        let j = rel(s) as usize;
+        row.seen[j] = true;
+        row.seen_hands[j * SLOTS..(j + 1) * SLOTS].copy_from_slice(&core.hands[s].counts.0);
+    }
+    let kitty_seen = family.kitty_seen_by(core, seat);
+    row.kitty_seen[0] = kitty_seen;
+    let kitty = if kitty_seen {
+        deal::count(&core.kitty)
+    } else {
+        Cards::EMPTY
+    };
+    row.kitty.copy_from_slice(&kitty.0);
+    match (core.tricks.last, core.tricks.last_seat) {
+        (Some(m), Some(by)) => {
+            let (kind, rank, length) = describe(&Action::Play(m));
+            row.to_beat.copy_from_slice(&m.cards.0);
+            row.to_beat_kind[0] = kind;
+            row.to_beat_rank[0] = rank;
+            row.to_beat_length[0] = length;
+            row.to_beat_seat[0] = rel(by);
+        }
+        _ => {
+            row.to_beat.fill(0);
+            row.to_beat_kind[0] = -1;
+            row.to_beat_rank[0] = 0;
+            row.to_beat_length[0] = 0;
+            row.to_beat_seat[0] = -1;
+        }
+    }
+    for i in 0..row.recent_seat.len() {
+        let cells = &mut row.recent[i * SLOTS..(i + 1) * SLOTS];
+        match log.recent.get(i) {
+            Some(&(s, play)) => {
+                row.recent_seat[i] = rel(s);
+                match play {
+                    Some(m) => {
+                        cells.copy_from_slice(&m.cards.0);
+                        row.recent_kind[i] = describe(&Action::Play(m)).0;
+                    }
+                    None => {
+                        cells.fill(0);
+                        row.recent_kind[i] = PASS;
+                    }
+                }
+            }
+            None => {
+                cells.fill(0);
+                row.recent_seat[i] = -1;
+                row.recent_kind[i] = -1;
+            }
+        }
+    }
+    if !roles.is_empty() {
+        scratch.clear();
+        family.observe(core, seat, scratch);
+        roles.write(scratch, seat, n, row.roles);
+    }
+    row.multiplier[0] = scoring::stake(&core.events);
+}
