@@ -308,7 +308,7 @@ impl PyTable {
             .filter(|&s| s < n && !seat.is_instance_of::<pyo3::types::PyBool>())
             .ok_or_else(|| {
                 value_error(format!(
-                    "seat must be 0..{}, not {}",
+                    "seat must be an int from 0 to {}, not {}",
                     n - 1,
                     seat.repr().map(|r| r.to_string()).unwrap_or_default()
                 ))

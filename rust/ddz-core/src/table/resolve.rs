@@ -14,6 +14,23 @@ impl Table {
         cards: Option<&str>,
     ) -> Result<(Action, Vec<Card>), Illegal> {
         self.check_not_over()?;
+        // Words in any case: 'PASS' and 'Pass' are pass.
+        let lowered = text.to_ascii_lowercase();
+        let word_text = if Action::parse(&lowered).is_some() {
+            lowered.as_str()
+        } else {
+            text
+        };
+        if self.core.phase == Phase::Play && word_text == "pass" && self.core.tricks.leading() {
+            return Err(Illegal(format!(
+                "pass is not allowed: a lead cannot pass (seat {} leads)",
+                self.core.to_act
+            )));
+        }
+        if self.core.phase == Phase::Play && text.is_empty() {
+            return Err(Illegal("\"\" is not a legal play".into()));
+        }
+        let text = word_text;
         if self.core.phase != Phase::Play || text == "pass" {
             if let Some(word) = Action::parse(text).filter(|_| cards.is_none()) {
                 if self.legal_unordered().contains(&word) {
