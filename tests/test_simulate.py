@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from reference_flow import Game as Reference
 from reference_flow.deck import split_identities
 
 import ddz
@@ -76,8 +77,15 @@ def seat_with_role(game: ddz.Game, role: str) -> int | None:
 
 
 def check_3v3_roles(out: dict, i: int, game: ddz.Game) -> None:
-    """The roles `simulate` reports for deal `i` are the replayed flow's."""
-    f = game.flow
+    """The roles `simulate` reports for deal `i` are those of the same deal
+    replayed on the reference Python flow (the table keeps hidden roles to
+    itself)."""
+    deals = game.deals
+    ref = Reference(game.rules, seed=0, deal=deals[0], _deals=deals[1:])
+    for _, action, ids in game.actions:
+        ref.step(action, cards=ids)
+    assert ref.result == game.result
+    f = ref.flow
     assert list(out["open_landlords"][i]) == padded(f.open, 3)
     assert list(out["hidden_landlords"][i]) == padded(f.hidden, 2)
     assert list(out["revealed"][i]) == [h in f.revealed for h in padded(f.hidden, 2)]
