@@ -19,7 +19,7 @@ fcntl = pytest.importorskip("fcntl")
 ROWS, COLUMNS = 24, 80
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: Said at the prompt before the player takes option #1 every time.
-HOSTILE = ["²", "#0", "#" + "9" * 1000, "9" * 1000, "3♣", "PASS", "Pass", "bid 9", "more", ""]
+HOSTILE = ["²", "#0", "#" + "9" * 1000, "9" * 1000, "3♣", "pas", "passes", "bid 9", "more", ""]
 
 
 class Terminal:
