@@ -94,9 +94,12 @@ class Table:
         self.bots = {int(s): _bot(kind, spec["seed"] + int(s)) for s, kind in spec["bots"].items()}
         self.game = ddz.Game(self.rules, seed=spec["seed"], deal=spec["deal"])
         self.finished: list[ddz.Game] = []  # earlier deals at this table
+        self._finished_scores = [0] * self.rules.players  # their scores, summed
         self.version = 0  # log entries so far
         self.closed = False
         self.keys: dict[tuple[int, str], tuple[str, str | None]] = {}
+        #: Each seat's (None: the spectators') last encoded view, with its version.
+        self.texts: dict[int | None, tuple[int, str]] = {}
 
     # ---- building -----------------------------------------------------------
     @classmethod
@@ -230,6 +233,9 @@ class Table:
             raise Refused(409, "the table is closed")
 
     def _start_next(self, seed: int) -> None:
+        result = self.game.result
+        if result is not None:
+            self._finished_scores = [t + s for t, s in zip(self._finished_scores, result["scores"])]
         self.finished.append(self.game)
         self.game = ddz.Game(self.rules, seed=seed)
 
@@ -256,11 +262,12 @@ class Table:
         return [*self.finished, self.game]
 
     def running_scores(self) -> list[int]:
-        totals = [0] * self.rules.players
-        for g in self.deals():
-            if g.result is not None:
-                totals = [t + s for t, s in zip(totals, g.result["scores"])]
-        return totals
+        """Every deal's scores summed (the finished deals' are kept: a table
+        may play thousands of deals, and every view carries this)."""
+        result = self.game.result
+        if result is None:
+            return list(self._finished_scores)
+        return [t + s for t, s in zip(self._finished_scores, result["scores"])]
 
     def record(self, number: int | None) -> str:
         """The record of deal `number` (default: the current one), once it is over."""
