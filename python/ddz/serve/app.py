@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException
 import ddz
 
 from .auth import token_hash
+from .fastpath import FastActions
 from .hub import Hub, Subscriber, pump
 from .limits import MAX_BODY, MAX_TABLES, BodyLimit
 from .lobby import Lobby
@@ -72,6 +73,7 @@ def create_app(
         responses=_ERRORS,
     )
     app.state.lobby = lobby
+    app.add_middleware(FastActions, lobby=lobby)  # inside the body limit
     app.add_middleware(BodyLimit, limit=max_body)
     _errors(app)
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
