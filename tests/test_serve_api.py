@@ -151,6 +151,7 @@ def test_the_short_way_for_actions_answers_as_fastapi_does(server: Server) -> No
         short, routed = both(token, body)
         assert short.status_code == routed.status_code == 409
         assert short.json() == routed.json() and "error" in short.json()
+        assert short.headers["content-length"] == str(len(short.content))
     action = server.view(table, mine)["observation"]["legal_actions"][0]
     routed, short = reversed(both(mine, {"action": action, "key": "c"}))
     assert routed.status_code == short.status_code == 200

@@ -48,8 +48,10 @@ class FastActions:
             await self.app(scope, replay(body, receive), send)
             return
         status, text = reply
-        await send({"type": "http.response.start", "status": status, "headers": JSON})
-        await send({"type": "http.response.body", "body": text.encode()})
+        data = text.encode()
+        headers = [*JSON, (b"content-length", str(len(data)).encode())]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": data})
 
     def _try(self, table_id: str, headers, body: bytes) -> tuple[int, str] | None:
         """(status, JSON) for the ordinary case; None hands the request to FastAPI."""
