@@ -20,6 +20,11 @@ version, and each table's final version must be the last one its client
 saw), the server's and the bench client's CPU per client action, and the
 machine's load average (other jobs share it).
 
+`--in-process N` measures instead the server's CPU for N client actions
+with no sockets at all: requests go straight into the ASGI app, with one
+subscriber per table so every step's push is built and queued (not sent).
+Process CPU time is steady on a shared machine where wall time is not.
+
 The client speaks HTTP/1.1 over one keep-alive connection per table
 itself (`Http`): httpx cost the bench twice the server's CPU per request,
 and on a shared 2-core machine the client's CPU is taken from the server.
@@ -246,6 +251,105 @@ async def run(args) -> dict:
     }
 
 
+async def asgi_call(app, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
+    """One request through the ASGI app itself, as uvicorn would make it."""
+    data = b"" if body is None else json.dumps(body).encode()
+    headers = [(b"host", b"127.0.0.1"), (b"content-length", str(len(data)).encode())]
+    if body is not None:
+        headers.append((b"content-type", b"application/json"))
+    if token is not None:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 8000),
+        "state": {},
+    }
+    messages = [{"type": "http.request", "body": data, "more_body": False}]
+    reply: dict = {"body": b""}
+
+    async def receive():
+        return messages.pop() if messages else {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            reply["status"] = message["status"]
+        else:
+            reply["body"] += message.get("body", b"")
+
+    await app(scope, receive, send)
+    return reply["status"], json.loads(reply["body"])
+
+
+async def in_process(args) -> None:
+    from ddz.serve import create_app
+    from ddz.serve.hub import Subscriber
+
+    app = create_app(
+        db=str(Path(tempfile.mkdtemp()) / "cpu.sqlite3"), synchronous=args.sync.upper()
+    )
+    lobby, rng, key = app.state.lobby, random.Random(1), 0
+    bots = {str(s): "greedy" for s in range(1, PLAYERS.get(args.preset, 3))}
+    tables = []
+    for n in range(args.tables):
+        _, made = await asgi_call(
+            app, "POST", "/tables", {"preset": args.preset, "seed": n, "bots": bots}
+        )
+        lobby.hub.join(made["id"], Subscriber(None, 0))  # type: ignore[arg-type]  # never sent to
+        _, view = await asgi_call(
+            app, "GET", f"/tables/{made['id']}/view", token=made["tokens"]["0"]
+        )
+        tables.append([made["id"], made["tokens"]["0"], view])
+
+    async def play(count: int) -> None:
+        nonlocal key
+        for i in range(count):
+            entry = tables[i % len(tables)]
+            table, token, view = entry
+            if view["observation"]["phase"] == "over":
+                status, entry[2] = await asgi_call(app, "POST", f"/tables/{table}/next", {}, token)
+            else:
+                action = rng.choice(view["observation"]["legal_actions"])
+                body = {
+                    "action": action,
+                    "key": str(key),
+                    **view.get("readings", {}).get(action, [{}])[0],
+                }
+                key += 1
+                status, entry[2] = await asgi_call(
+                    app, "POST", f"/tables/{table}/actions", body, token
+                )
+            if status != 200:
+                raise RuntimeError(f"{status} {entry[2]}")
+            for subs in lobby.hub.tables.values():
+                for sub in subs:
+                    while not sub.queue.empty():
+                        sub.queue.get_nowait()
+
+    await play(len(tables) * 4)  # warm up
+    cpu = time.process_time()
+    await play(args.in_process)
+    cpu = time.process_time() - cpu
+    print(
+        f"{args.tables} tables, {args.preset}, {args.in_process} client actions"
+        f" in process, sync={args.sync}"
+    )
+    print(
+        f"server CPU             {1000 * cpu / args.in_process:.3f} ms"
+        " per client action (no sockets)"
+    )
+    print(f"load average (1 min)   {os.getloadavg()[0]:.1f} (2 cores)")
+
+
 def report(args, out: dict) -> None:
     stats, elapsed = out["stats"], out["elapsed"]
     lat = sorted(stats.latencies)
@@ -291,7 +395,13 @@ def main() -> None:
     )
     parser.add_argument("--preset", default="classic", choices=sorted(PLAYERS))
     parser.add_argument("--sync", choices=["normal", "full"], default="normal")
+    parser.add_argument(
+        "--in-process", type=int, default=0, metavar="N", help="CPU of N actions, no sockets"
+    )
     args = parser.parse_args()
+    if args.in_process:
+        asyncio.run(in_process(args))
+        return
     try:
         import uvloop  # comes with uvicorn[standard]: a cheaper event loop for the clients
     except ImportError:
