@@ -12,6 +12,18 @@ import json
 
 from .tables import Table
 
+try:  # orjson (in the serve extra) encodes a view ten times faster than json
+    import orjson
+
+    def encode(value: object) -> str:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+except ImportError:  # pragma: no cover - the same text, more slowly
+
+    def encode(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 #: Observation fields that say nothing secret in any preset: the phase, whose
 #: turn, the card counts, the play to beat, the multiplier's events, the result.
 PUBLIC_FIELDS = ("preset", "phase", "to_act", "hand_sizes", "to_beat", "events", "result")
@@ -49,7 +61,7 @@ def view_text(table: Table, seat: int | None) -> str:
     if cached is not None and cached[0] == table.version:
         return cached[1]
     view = spectator_view(table) if seat is None else seat_view(table, seat)
-    text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+    text = encode(view)
     table.texts[seat] = (table.version, text)
     return text
 
