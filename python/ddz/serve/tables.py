@@ -100,6 +100,7 @@ class Table:
         self.keys: dict[tuple[int, str], tuple[str, str | None]] = {}
         #: Each seat's (None: the spectators') last encoded view, with its version.
         self.texts: dict[int | None, tuple[int, str]] = {}
+        self._plays_at: tuple[int, dict[str, list[ddz.Move]]] = (-1, {})
 
     # ---- building -----------------------------------------------------------
     @classmethod
@@ -182,11 +183,7 @@ class Table:
         legal action prints as it (Game.step reads suited cards and the like),
         else the one legal reading that matches the request's kind, rank and
         length, given or not."""
-        named = [
-            a
-            for a in self.game.legal_actions()
-            if isinstance(a, ddz.Move) and str(a) == request.action
-        ]
+        named = self._plays().get(request.action)
         if not named:
             return request.action  # a decision, suited cards, or illegal: Game.step judges
         fits = [m for m in named if request.fits(m)]
@@ -203,13 +200,23 @@ class Table:
 
     def readings(self) -> dict[str, list[dict]]:
         """The legal actions that print alike, with what tells them apart."""
-        by_text: dict[str, list[dict]] = {}
-        for a in self.game.legal_actions():
-            if isinstance(a, ddz.Move):
-                by_text.setdefault(str(a), []).append(
-                    {"kind": a.kind, "rank": a.rank, "length": a.length}
-                )
-        return {text: rs for text, rs in by_text.items() if len(rs) > 1}
+        return {
+            text: [{"kind": m.kind, "rank": m.rank, "length": m.length} for m in moves]
+            for text, moves in self._plays().items()
+            if len(moves) > 1
+        }
+
+    def _plays(self) -> dict[str, list[ddz.Move]]:
+        """The legal plays by their text, listed once per version: the view
+        that shows a seat its turn and the action it sends next share them."""
+        version, plays = self._plays_at
+        if version != self.version:
+            plays = {}
+            for a in self.game.legal_actions():
+                if isinstance(a, ddz.Move):
+                    plays.setdefault(str(a), []).append(a)
+            self._plays_at = (self.version, plays)
+        return plays
 
     def next_deal(self, on_step: Callable[[], None] | None = None) -> list[Entry]:
         self._check_open()
