@@ -152,6 +152,10 @@ def test_the_short_way_for_actions_answers_as_fastapi_does(server: Server) -> No
         assert short.status_code == routed.status_code == 409
         assert short.json() == routed.json() and "error" in short.json()
         assert short.headers["content-length"] == str(len(short.content))
+    deep = server.http.post(
+        url, content="[" * 4_000, headers={**bearer(mine), "content-type": "application/json"}
+    )
+    error_of(deep, 400)  # handed on to FastAPI, which says the body is not JSON
     action = server.view(table, mine)["observation"]["legal_actions"][0]
     routed, short = reversed(both(mine, {"action": action, "key": "c"}))
     assert routed.status_code == short.status_code == 200

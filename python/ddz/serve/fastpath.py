@@ -57,20 +57,21 @@ class FastActions:
         """(status, JSON) for the ordinary case; None hands the request to FastAPI."""
         table = self.lobby.open.get(table_id)
         token = content_type = None
-        for name, value in headers:
-            if name == b"authorization":
+        for name, value in headers:  # the first of each, as Starlette reads them
+            if name == b"authorization" and token is None:
                 token = value
-            elif name == b"content-type":
+            elif name == b"content-type" and content_type is None:
                 content_type = value
         if table is None or content_type != b"application/json" or token is None:
             return None
         scheme, _, credentials = token.decode("latin-1").partition(" ")
-        seat = table.seat_of(token_hash(credentials)) if scheme.lower() == "bearer" else None
+        bearer = scheme.lower() == "bearer"  # as fastapi.security.HTTPBearer parses it
+        seat = table.seat_of(token_hash(credentials.strip())) if bearer else None
         if seat is None:
             return None
         try:
             action = Action.model_validate(json.loads(body))
-        except (ValueError, ValidationError):  # malformed JSON or a refused body
+        except (ValueError, RecursionError, ValidationError):  # FastAPI's to word
             return None
         try:
             return 200, self.lobby.act(table, seat, Request(**action.model_dump()))
