@@ -6,6 +6,7 @@ use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySlice, PyString};
 use serde_json::Value;
@@ -169,56 +170,102 @@ pub(crate) fn observation_to_py<'py>(
     obs: &Observation,
     preset: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let history = PyList::empty(py);
+    for (s, a) in &obs.history {
+        history.append(history_entry(py, *s, PyString::new(py, &a.to_string()))?)?;
+    }
+    observation_dict(py, obs, preset, history)
+}
+
+/// One history entry, `[seat, action text]`.
+fn history_entry<'py>(
+    py: Python<'py>,
+    seat: usize,
+    text: Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, [seat.into_pyobject(py)?.into_any(), text.into_any()])
+}
+
+/// The dict of `obs`, its history already built (the keys are interned:
+/// an observation is read at every step).
+fn observation_dict<'py>(
+    py: Python<'py>,
+    obs: &Observation,
+    preset: &str,
+    history: Bound<'py, PyList>,
+) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     let text = |cards: &[ddz_core::table::Card]| identities(cards);
-    d.set_item("seat", obs.seat)?;
-    d.set_item("preset", preset)?;
-    d.set_item("phase", obs.phase.name())?;
-    d.set_item("to_act", obs.to_act)?;
-    d.set_item("hand", text(&obs.hand))?;
-    d.set_item("hand_sizes", &obs.hand_sizes)?;
-    d.set_item("kitty", obs.kitty.as_deref().map(text))?;
+    d.set_item(intern!(py, "seat"), obs.seat)?;
+    d.set_item(intern!(py, "preset"), preset)?;
+    d.set_item(intern!(py, "phase"), obs.phase.name())?;
+    d.set_item(intern!(py, "to_act"), obs.to_act)?;
+    d.set_item(intern!(py, "hand"), text(&obs.hand))?;
+    d.set_item(intern!(py, "hand_sizes"), &obs.hand_sizes)?;
+    d.set_item(intern!(py, "kitty"), obs.kitty.as_deref().map(text))?;
     let seen = PyDict::new(py);
     for (s, h) in &obs.seen_hands {
         seen.set_item(s.to_string(), text(h))?;
     }
-    d.set_item("seen_hands", seen)?;
-    let history = PyList::empty(py);
-    for (s, a) in &obs.history {
-        let entry = PyList::new(
-            py,
-            [
-                s.into_pyobject(py)?.into_any(),
-                PyString::new(py, &a.to_string()).into_any(),
-            ],
-        )?;
-        history.append(entry)?;
-    }
-    d.set_item("history", history)?;
-    d.set_item("to_beat", obs.to_beat.map(|m| m.to_string()))?;
+    d.set_item(intern!(py, "seen_hands"), seen)?;
+    d.set_item(intern!(py, "history"), history)?;
+    d.set_item(intern!(py, "to_beat"), obs.to_beat.map(|m| m.to_string()))?;
     let events = PyList::empty(py);
     for e in &obs.events {
         events.append(to_py(py, &e.to_json())?)?;
     }
-    d.set_item("events", events)?;
+    d.set_item(intern!(py, "events"), events)?;
     match &obs.result {
-        Some(r) => d.set_item("result", to_py(py, &r.to_json())?)?,
-        None => d.set_item("result", py.None())?,
+        Some(r) => d.set_item(intern!(py, "result"), to_py(py, &r.to_json())?)?,
+        None => d.set_item(intern!(py, "result"), py.None())?,
     }
     for (k, v) in &obs.roles {
         d.set_item(k, to_py(py, v)?)?;
     }
     if let Some(legal) = &obs.legal {
-        let words: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
-        d.set_item("legal_actions", words)?;
+        let words = legal.iter().map(|a| action_text(py, a));
+        d.set_item(intern!(py, "legal_actions"), PyList::new(py, words)?)?;
     }
     Ok(d.into_any())
+}
+
+/// An action's text as a Python str (a fixed word without formatting).
+fn action_text<'py>(py: Python<'py>, a: &Action) -> Bound<'py, PyString> {
+    match a.word() {
+        Some(w) => PyString::new(py, w),
+        None => PyString::new(py, &a.to_string()),
+    }
+}
+
+/// The text of each action of one deal's history, as Python strs, kept
+/// between observations so that each step renders only its new actions.
+#[derive(Default)]
+struct HistoryTexts {
+    /// The deal these texts belong to (`Table::deals().len()`).
+    deal: usize,
+    texts: Vec<Py<PyString>>,
+}
+
+impl HistoryTexts {
+    /// Bring the texts up to `table`'s history.
+    fn update(&mut self, py: Python<'_>, table: &Table) {
+        let history = &table.core().history;
+        let deal = table.deals().len();
+        if self.deal != deal || self.texts.len() > history.len() {
+            self.deal = deal;
+            self.texts.clear();
+        }
+        for (_, a) in &history[self.texts.len()..] {
+            self.texts.push(action_text(py, a).unbind());
+        }
+    }
 }
 
 /// One deal of a preset on the core's table (docs/table.md).
 #[pyclass(name = "Table", module = "ddz", subclass)]
 pub struct PyTable {
     table: Table,
+    history_texts: HistoryTexts,
 }
 
 fn illegal(e: impl std::fmt::Display) -> PyErr {
@@ -248,7 +295,10 @@ impl PyTable {
         }
         let rng = ddz_core::table::Rng::for_game(seed, 0);
         let table = Table::new(engine, rng, given).map_err(value_error)?;
-        Ok(PyTable { table })
+        Ok(PyTable {
+            table,
+            history_texts: HistoryTexts::default(),
+        })
     }
 
     /// Does the table play this rule set's preset?
@@ -314,7 +364,14 @@ impl PyTable {
                 ))
             })?;
         let obs = self.table.observation(seat);
-        observation_to_py(py, &obs, &self.table.rules().preset)
+        let t = &self.table;
+        self.history_texts.update(py, t);
+        let (texts, history) = (&self.history_texts.texts, &t.core().history);
+        let entries = t
+            .visible_history(seat)
+            .map(|i| history_entry(py, history[i].0, texts[i].bind(py).clone()))
+            .collect::<PyResult<Vec<_>>>()?;
+        observation_dict(py, &obs, &t.rules().preset, PyList::new(py, entries)?)
     }
 
     #[getter]
