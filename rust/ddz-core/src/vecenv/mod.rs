@@ -35,6 +35,10 @@ fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 /// Envs per unit of parallel work.
 const MIN_ENVS: usize = 8;
 
+/// Deals over at once skipped in a row before the env gives up and stays
+/// over (only a rule set whose every deal ends at the deal could get there).
+const MAX_SKIPPED: usize = 1000;
+
 /// The most plays `recent` may keep.
 pub const MAX_HISTORY: usize = 256;
 
@@ -114,9 +118,18 @@ struct Env {
 
 impl Env {
     /// Deal game `episode` of the series `seed` (as `Table::seeded` would),
-    /// on the same table to keep its buffers.
+    /// on the same table to keep its buffers. A deal that is over as soon
+    /// as it is dealt (an auto-win: nobody decides anything) is skipped
+    /// for the series' next one, so the env always has a seat to act;
+    /// `info["episode"]` shows the gap (docs/rl.md).
     fn deal(&mut self) {
-        self.table.restart(Rng::for_game(self.seed, self.episode));
+        for _ in 0..MAX_SKIPPED {
+            self.table.restart(Rng::for_game(self.seed, self.episode));
+            if !self.table.is_over() {
+                break;
+            }
+            self.episode += 1;
+        }
         self.decisions = 0;
         self.log.clear();
     }
