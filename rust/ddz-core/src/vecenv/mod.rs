@@ -427,16 +427,20 @@ fn fill_legal(legal: &mut Legal, envs: &[Env], counts: &[usize]) {
         .zip(rank)
         .zip(length)
         .for_each(|(((((envs, cards), represents), kind), rank), length)| {
+            // In `legal_unordered`'s order: the plays, then the words.
             let mut k = 0;
             for env in envs {
-                for a in env.table.legal_unordered().iter() {
-                    let (c, r) = match a {
-                        Action::Play(m) => (m.cards, m.represents),
-                        _ => Default::default(),
-                    };
-                    *slot_row(cards, k) = c.0;
-                    *slot_row(represents, k) = r.0;
-                    (kind[k], rank[k], length[k]) = kinds::describe(&a);
+                let legal = env.table.legal_unordered();
+                for m in legal.plays {
+                    *slot_row(cards, k) = m.cards.0;
+                    *slot_row(represents, k) = m.represents.0;
+                    (kind[k], rank[k], length[k]) = kinds::describe_play(m);
+                    k += 1;
+                }
+                for word in legal.words {
+                    *slot_row(cards, k) = [0; SLOTS];
+                    *slot_row(represents, k) = [0; SLOTS];
+                    (kind[k], rank[k], length[k]) = kinds::describe(word);
                     k += 1;
                 }
             }

@@ -10,7 +10,7 @@
 //! `(seat + j) % players`, so row 0 is always the seat itself.
 
 use super::arrays::{per_env, slot_row};
-use super::kinds::{describe, phase_id, PASS};
+use super::kinds::{describe_play, phase_id, PASS};
 use super::roles::RoleColumns;
 use crate::cards::{Cards, SLOTS};
 use crate::play::Move;
@@ -141,7 +141,7 @@ pub fn write(
     *slot_row(row.kitty, 0) = kitty.0;
     match (core.tricks.last, core.tricks.last_seat) {
         (Some(m), Some(by)) => {
-            let (kind, rank, length) = describe(&Action::Play(m));
+            let (kind, rank, length) = describe_play(&m);
             *slot_row(row.to_beat, 0) = m.cards.0;
             row.to_beat_kind[0] = kind;
             row.to_beat_rank[0] = rank;
@@ -164,7 +164,7 @@ pub fn write(
                 match play {
                     Some(m) => {
                         *cells = m.cards.0;
-                        row.recent_kind[i] = describe(&Action::Play(m)).0;
+                        row.recent_kind[i] = describe_play(&m).0;
                     }
                     None => {
                         *cells = [0; SLOTS];
