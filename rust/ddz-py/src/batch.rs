@@ -95,7 +95,9 @@ pub fn prevs_from(
     threads: usize,
 ) -> PyResult<Vec<Option<Move>>> {
     let Some(ob) = ob.filter(|o| !o.is_none()) else {
-        return Ok(vec![None; n]);
+        // No previous plays: an empty list, which `part` reads as all leads
+        // (nothing to fill or copy for a batch of leads).
+        return Ok(Vec::new());
     };
     let given: Vec<Prev> = if ob.getattr("dtype").is_ok() {
         rows(ob, "prevs")?
@@ -156,6 +158,12 @@ pub fn prevs_from(
     }
 }
 
+/// Rows `r` of the previous plays `prevs_from` gave: none when it gave
+/// none (every row leads).
+pub fn part(prevs: &[Option<Move>], r: Range<usize>) -> &[Option<Move>] {
+    prevs.get(r).unwrap_or(&[])
+}
+
 /// An optional count argument (`threads=`, `record=`...): an int, not a
 /// bool, within `lo..=hi`, else TypeError / ValueError naming `name`.
 pub fn int_arg(
@@ -214,12 +222,23 @@ const FIRST_BLOCK: usize = 1024;
 /// Run `work` on successive blocks of `0..n` with the GIL released,
 /// checking for signals (Ctrl-C) between blocks. Blocks start small and
 /// grow or shrink to take about `BLOCK_TIME`.
-pub fn in_blocks(
+/// Rows of the first block of a count: counting the costliest rows takes
+/// about 3 µs each, so this many stay under 0.1 s on one thread, and a
+/// batch of cheap rows this size pays for one pass over the pool, not five.
+const FIRST_COUNT_BLOCK: usize = 1 << 14;
+
+pub fn in_blocks(py: Python<'_>, n: usize, work: impl FnMut(Range<usize>) + Send) -> PyResult<()> {
+    in_blocks_from(py, n, FIRST_BLOCK, work)
+}
+
+/// As `in_blocks`, the first block `first` rows.
+pub fn in_blocks_from(
     py: Python<'_>,
     n: usize,
+    first: usize,
     mut work: impl FnMut(Range<usize>) + Send,
 ) -> PyResult<()> {
-    let mut size = FIRST_BLOCK;
+    let mut size = first.max(1);
     let mut at = 0;
     while at < n {
         let end = n.min(at.saturating_add(size));
@@ -265,11 +284,11 @@ pub fn count_moves_batch<'py>(
     let prevs = prevs_from(py, engine, prevs, hands.len(), threads)?;
     let n = hands.len();
     let mut counts: Vec<i64> = zeroed(n, || format!("counts of {n} hands"))?;
-    in_blocks(py, n, |r| {
+    in_blocks_from(py, n, FIRST_COUNT_BLOCK, |r| {
         batch::count_moves_into(
             engine,
             &hands[r.clone()],
-            &prevs[r.clone()],
+            part(&prevs, r.clone()),
             threads,
             &mut counts[r],
         )
@@ -292,9 +311,9 @@ pub fn moves_batch<'py>(
     // Count first, so the plays are allocated once at their exact size
     // (or refused before any of them is made).
     let mut offsets: Vec<i64> = zeroed(n + 1, || format!("offsets of {n} hands"))?;
-    in_blocks(py, n, |r| {
+    in_blocks_from(py, n, FIRST_COUNT_BLOCK, |r| {
         let out = &mut offsets[r.start + 1..r.end + 1];
-        batch::count_moves_into(engine, &hands[r.clone()], &prevs[r], threads, out)
+        batch::count_moves_into(engine, &hands[r.clone()], part(&prevs, r), threads, out)
     })?;
     for i in 0..n {
         offsets[i + 1] += offsets[i];
@@ -309,7 +328,7 @@ pub fn moves_batch<'py>(
         batch::moves_into(
             engine,
             &hands[r.clone()],
-            &prevs[r],
+            part(&prevs, r),
             at,
             threads,
             &mut plays[rows],
