@@ -125,6 +125,10 @@ class MoveList(Sequence[Move]):
     def cards(self) -> list[Cards]:
         """The cards of every play, as `Cards`."""
 
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Every play as `VecEnv`'s legal columns: `cards`, `represents` (uint8[len, 16]),
+        `kind`, `rank`, `length` (int8[len])."""
+
 @final
 class Rules:
     """A rule set: a preset with options, compiled for play."""

@@ -6,11 +6,13 @@
 //! one is read.
 
 use crate::types::{to_list, PyCards, PyMove};
+use ddz_core::table::Action;
+use ddz_core::vecenv::kinds::describe;
 use ddz_core::Move;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice};
+use pyo3::types::{PyDict, PyList, PySlice};
 
 #[pyclass(name = "MoveList", module = "ddz", frozen, sequence)]
 pub struct MoveList {
@@ -92,6 +94,31 @@ impl MoveList {
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let flat: Vec<u8> = self.moves.iter().flat_map(|m| m.cards.0).collect();
         PyArray1::from_vec(py, flat).reshape([self.moves.len(), 16])
+    }
+
+    /// Every play as the columns `VecEnv` lists legal actions in (docs/rl.md):
+    /// `cards`, `represents` (`uint8[len, 16]`), `kind`, `rank`, `length`
+    /// (`int8[len]`, `VecEnv.kind_names` ids). The RL adapters build their
+    /// action tables from it without making a `Move` per play.
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.moves.len();
+        let (mut kind, mut rank, mut length) = (vec![0i8; n], vec![0i8; n], vec![0i8; n]);
+        for (i, m) in self.moves.iter().enumerate() {
+            (kind[i], rank[i], length[i]) = describe(&Action::Play(*m));
+        }
+        let flat =
+            |f: fn(&Move) -> [u8; 16]| -> Vec<u8> { self.moves.iter().flat_map(f).collect() };
+        let out = PyDict::new(py);
+        out.set_item(
+            "cards",
+            PyArray1::from_vec(py, flat(|m| m.cards.0)).reshape([n, 16])?,
+        )?;
+        let represents = PyArray1::from_vec(py, flat(|m| m.represents.0)).reshape([n, 16])?;
+        out.set_item("represents", represents)?;
+        out.set_item("kind", PyArray1::from_vec(py, kind))?;
+        out.set_item("rank", PyArray1::from_vec(py, rank))?;
+        out.set_item("length", PyArray1::from_vec(py, length))?;
+        Ok(out)
     }
 
     /// The cards of every play, as `Cards`.
