@@ -22,6 +22,7 @@ __all__ = [
     "ActionList",
     "IllegalAction",
     "Solution",
+    "VecEnv",
 ]
 
 #: The preset names of RULES.md §3, in table order.
