@@ -87,7 +87,9 @@ class Deal:
     def row(self) -> dict[str, np.ndarray]:
         """The seat to act's observation without the legal-action columns."""
         obs = self.obs
-        return {k: v[0, ...] for k, v in obs.items() if k != "legal_offsets" and k not in LEGAL_KEYS}
+        return {
+            k: v[0, ...] for k, v in obs.items() if k != "legal_offsets" and k not in LEGAL_KEYS
+        }
 
     def text(self) -> str:
         """The seat to act's view, for `render`."""

@@ -1,9 +1,9 @@
 """Gymnasium single-agent env: one seat of a preset against agents (docs/rl.md).
 
-    from ddz.envs.gymnasium import SeatEnv
-    env = SeatEnv("classic", seat=0, opponents="random")
-    obs, info = env.reset(seed=0)
-    obs, reward, terminated, truncated, info = env.step(env.action_space.sample(obs["action_mask"]))
+from ddz.envs.gymnasium import SeatEnv
+env = SeatEnv("classic", seat=0, opponents="random")
+obs, info = env.reset(seed=0)
+obs, reward, terminated, truncated, info = env.step(env.action_space.sample(obs["action_mask"]))
 """
 
 from __future__ import annotations
@@ -126,9 +126,7 @@ class SeatEnv(gymnasium.Env):
         index = self.form.legal_index(int(action), self._picks)
         if index is None:
             if self._illegal == "raise" or not self.action_space.contains(action):
-                raise ValueError(
-                    f"action {action} is not legal now (see obs['action_mask'])"
-                )
+                raise ValueError(f"action {action} is not legal now (see obs['action_mask'])")
             # Refused: nothing moves, the same observation again, a penalty.
             again = _copy(self._last)
             return again, self._illegal_reward, False, False, {"illegal_action": True}

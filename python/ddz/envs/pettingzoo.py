@@ -1,12 +1,12 @@
 """PettingZoo AEC environment for every preset (docs/rl.md).
 
-    from ddz.envs.pettingzoo import env
-    e = env("classic")
-    e.reset(seed=0)
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
-        action = None if terminated else e.action_space(agent).sample(obs["action_mask"])
-        e.step(action)
+from ddz.envs.pettingzoo import env
+e = env("classic")
+e.reset(seed=0)
+for agent in e.agent_iter():
+    obs, reward, terminated, truncated, info = e.last()
+    action = None if terminated else e.action_space(agent).sample(obs["action_mask"])
+    e.step(action)
 """
 
 from __future__ import annotations
@@ -109,8 +109,7 @@ class DdzEnv(AECEnv):
         index = self.form.legal_index(int(action), self._picks)
         if index is None:
             raise ValueError(
-                f"action {action} is not legal for {agent} now"
-                f" (see observation['action_mask'])"
+                f"action {action} is not legal for {agent} now (see observation['action_mask'])"
             )
         self._cumulative_rewards[agent] = 0.0
         ended = self._deal.step(index)
