@@ -63,7 +63,7 @@ def test_the_mask_is_exactly_the_legal_actions(preset: str, actions: str) -> Non
     steps = 0
     for deal in range(6):
         e.reset(seed=deal)
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, terminated, _, _ = e.last()
             if terminated:
                 e.step(None)
@@ -106,7 +106,7 @@ def test_ids_name_the_decisions_game_takes() -> None:
     e.reset(seed=5)
     rng = np.random.default_rng(5)
     game_words = set()
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, terminated, _, _ = e.last()
         if terminated:
             e.step(None)
