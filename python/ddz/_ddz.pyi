@@ -259,6 +259,10 @@ class ActionList(Sequence[_Action]):
     __hash__: None  # type: ignore[assignment]
     def index(self, item: object) -> int: ...  # type: ignore[override]
     def count(self, item: object) -> int: ...
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Every action as `VecEnv`'s legal columns (`cards`, `represents`, `kind`,
+        `rank`, `length`); a word's cards are zeros."""
+
     def to_list(self) -> list[_Action]:
         """A plain list of the actions."""
 
