@@ -72,7 +72,7 @@ class Env:
         self.objective = objective
         self._rng = np.random.default_rng(seed)
         self._names: dict[bytes, list[int]] = {}
-        self.infoset = None
+        self.infoset: dict[str, str] | None = None  # DouZero's attribute; the position only
         self.rival_move: ddz.Move | None = None  # ddz's reading of the play to beat
 
     # ------------------------------------------------------------------ DouZero's interface
@@ -199,6 +199,7 @@ class Env:
         zero = np.zeros(16, np.int16)
         last_move = zero if rival is None else rival
         others = hands.sum(axis=0) - hands[seat]
+        state: tuple[np.ndarray, ...]
         if seat == 0:
             state = (hands[0], others, last_move, played[2], played[1])
             counts = ((int(left[2]), 17), (int(left[1]), 17))

@@ -130,10 +130,10 @@ class SeatEnv(gymnasium.Env):
             # Refused: nothing moves, the same observation again, a penalty.
             again = _copy(self._last)
             return again, self._illegal_reward, False, False, {"illegal_action": True}
-        ended = self._deal.step(index)
-        if ended is not None:
-            rewards, result = ended
-            ended = float(rewards[self.seat]), result
+        stepped = self._deal.step(index)
+        if stepped is not None:
+            rewards, result = stepped
+            ended: tuple[float, dict[str, Any]] | None = (float(rewards[self.seat]), result)
         else:
             ended = self._to_my_turn()
         if ended is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 import ddz
 from ddz.envs._deal import Deal, rules_of
@@ -23,12 +23,13 @@ from ddz.envs._forms import DEFAULT_CANDIDATES, make_form
 from ddz.envs._spaces import row_space
 
 __all__ = ["DdzEnv", "env", "raw_env"]
+RENDER_MODES = ("human", "ansi")
 
 
 class DdzEnv(AECEnv):
     """One deal after another of a preset; agents `player_0 ..` are the seats."""
 
-    metadata = {"name": "ddz_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata = {"name": "ddz_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(
         self,
@@ -42,7 +43,7 @@ class DdzEnv(AECEnv):
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
+        if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = rules_of(preset, rule_options)
