@@ -22,6 +22,7 @@ __all__ = [
     "ActionList",
     "IllegalAction",
     "Solution",
+    "VecEnv",
 ]
 
 #: The preset names of RULES.md §3, in table order.
@@ -124,6 +125,10 @@ class MoveList(Sequence[Move]):
 
     def cards(self) -> list[Cards]:
         """The cards of every play, as `Cards`."""
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Every play as `VecEnv`'s legal columns: `cards`, `represents` (uint8[len, 16]),
+        `kind`, `rank`, `length` (int8[len])."""
 
 @final
 class Rules:
@@ -254,6 +259,10 @@ class ActionList(Sequence[_Action]):
     __hash__: None  # type: ignore[assignment]
     def index(self, item: object) -> int: ...  # type: ignore[override]
     def count(self, item: object) -> int: ...
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Every action as `VecEnv`'s legal columns (`cards`, `represents`, `kind`,
+        `rank`, `length`); a word's cards are zeros."""
+
     def to_list(self) -> list[_Action]:
         """A plain list of the actions."""
 

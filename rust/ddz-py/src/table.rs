@@ -143,6 +143,13 @@ impl ActionList {
         action_from(item).map_or(0, |a| self.actions.iter().filter(|x| **x == a).count())
     }
 
+    /// Every action as `VecEnv`'s legal columns (docs/rl.md): `cards`,
+    /// `represents` (`uint8[len, 16]`, zeros for words), `kind`, `rank`,
+    /// `length` (`int8[len]`), for adapters that read a moment in numpy.
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::movelist::columns(py, &self.actions)
+    }
+
     /// A plain list of the actions.
     fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let items = self
