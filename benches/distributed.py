@@ -38,6 +38,11 @@ from ddz.distributed import parts as dsim  # noqa: E402
 MB = 1024 * 1024
 
 
+def load() -> str:
+    """The machine's load: the figures are only as steady as it is."""
+    return f" (load average {os.getloadavg()[0]:.1f})"
+
+
 def timed(fn) -> float:
     start = time.perf_counter()
     fn()
@@ -91,13 +96,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200_000)
     parser.add_argument("--preset", default="classic")
     args = parser.parse_args()
-    print(
-        f"{machine()}; ddz {version('ddz')}; Ray {ray.__version__}; load {os.getloadavg()[0]:.1f}"
-    )
+    print(f"{machine()}; ddz {version('ddz')}; Ray {ray.__version__}")
     print(f"{args.preset}, random policy, {args.deals:,} deals per run")
     for threads in (1, 2):
         s = timed(lambda t=threads: ddz.simulate(args.preset, args.deals, seed=2, threads=t))
-        print(f"  ddz.simulate, {threads} thread(s), no Ray: {args.deals / s:,.0f} deals/s")
+        print(f"  ddz.simulate, {threads} thread(s), no Ray: {args.deals / s:,.0f} deals/s{load()}")
     for label, nodes in (
         ("1 node x 1 CPU", [1]),
         ("2 nodes x 1 CPU", [1, 1]),
@@ -107,7 +110,7 @@ def main() -> None:
         print(
             f"  Ray, {label}: {f['deals/s']:,.0f} deals/s in {f['tasks']} tasks; "
             f"one-deal task {f['latency ms']:.1f} ms end to end, "
-            f"{f['overhead ms/task']:.2f} ms of CPU per task in a run of one-deal tasks"
+            f"{f['overhead ms/task']:.2f} ms of CPU per task in a run of one-deal tasks{load()}"
         )
 
 

@@ -3,6 +3,8 @@ a copy of the user's policy; their trajectories joined as one env's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import ray
 from ray import cloudpickle
 
@@ -14,7 +16,6 @@ from .parts import RETRIES
 from .trajectory import Policy, collect, join
 
 
-@ray.remote(num_cpus=1, max_restarts=RETRIES, max_task_retries=RETRIES)
 class _Worker:
     """One `VecEnv` on one CPU. A run starts from a reset and the policy as
     it was unpickled, so a run redone after a restart is the same run."""
@@ -26,16 +27,24 @@ class _Worker:
         seed: int,
         policy: Policy,
         index: int,
-        options: dict,
+        history: int,
+        reward: str,
         version: str,
     ) -> None:
         check_version(version)
-        self.env = ddz.VecEnv(Rules.from_dict(rules), envs, seed=seed, threads=1, **options)
+        self.env = ddz.VecEnv(
+            Rules.from_dict(rules), envs, seed=seed, threads=1, history=history, reward=reward
+        )
         for_worker = getattr(policy, "for_worker", None)
         self.policy = for_worker(index) if for_worker is not None else policy
 
     def run(self, steps: int) -> dict:
         return collect(self.env, self.policy, steps)
+
+
+#: The actor: one CPU held for the run; a dead worker is restarted and its
+#: run redone.
+Worker = ray.remote(num_cpus=1, max_restarts=RETRIES, max_task_retries=RETRIES)(_Worker)
 
 
 def rollouts(
@@ -77,19 +86,20 @@ def rollouts(
     except Exception as e:
         raise TypeError(f"policy must be picklable to reach the workers: {e}") from None
     rules = preset if isinstance(preset, Rules) else Rules(preset)
-    options = {"history": history, "reward": reward}
     # One env with the last series checks the seeds, history and reward here,
     # before any Ray call.
-    ddz.VecEnv(rules, 1, seed=seed + num_workers * envs_per_worker - 1, threads=1, **options)
+    last = seed + num_workers * envs_per_worker - 1
+    ddz.VecEnv(rules, 1, seed=last, threads=1, history=history, reward=reward)
     connect(address)
-    workers = [
-        _Worker.remote(
+    workers: list[Any] = [
+        Worker.remote(
             rules.to_dict(),
             envs_per_worker,
             seed + w * envs_per_worker,
             policy,
             w,
-            options,
+            history,
+            reward,
             ddz.__version__,
         )
         for w in range(num_workers)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import ray
@@ -141,7 +142,7 @@ def simulate(
         rules = preset_or_rules if isinstance(preset_or_rules, Rules) else Rules(preset_or_rules)
         return ddz.simulate(rules, 0, seed=seed, threads=1, policy=policy, record=record)
     ordered = [parts[first] for first in sorted(parts)]
-    out = {
+    out: dict[str, Any] = {
         key: np.concatenate([part[key] for part in ordered])
         for key in ordered[0]
         if key != "records"

@@ -82,7 +82,7 @@ def join(runs: list[dict]) -> dict:
         axis=1,
     )
     obs["legal_offsets"] = _offsets(counts)
-    joined = {"obs": obs}
+    joined: dict[str, Any] = {"obs": obs}
     for key in ("actions", "rewards", "terminated"):
         joined[key] = np.concatenate([run[key] for run in runs], axis=1)
     return joined
