@@ -199,3 +199,24 @@ def test_on_a_two_node_cluster(cluster_results: dict[str, dict], name: str) -> N
 @needs_ray
 def test_every_scenario_is_checked(cluster_results: dict[str, dict]) -> None:
     assert sorted(cluster_results) == sorted(SCENARIOS)
+
+
+def test_without_ray_the_package_and_the_cli_say_how_to_install_it() -> None:
+    # `sys.modules["ray"] = None` makes `import ray` fail as if not installed.
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "try:\n"
+        "    import ddz.distributed\n"
+        "except ImportError as e:\n"
+        "    assert \"pip install 'ddz[ray]'\" in str(e), e\n"
+        "else:\n"
+        "    raise AssertionError('imported')\n"
+        "from ddz.cli import main\n"
+        "sys.exit(main(['simulate', 'classic', '-n', '10', '--ray']))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ddz: error: "), p.stderr
+    assert "pip install 'ddz[ray]'" in lines[0]
+    assert p.stdout == ""
