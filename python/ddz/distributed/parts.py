@@ -91,7 +91,10 @@ def iter_parts(
     rules = _checked(preset_or_rules, games, seed, policy, tasks, record)
     if games == 0:
         return
-    parts = plan(games, tasks, math.ceil(deals_per_second(rules, policy) * TASK_SECONDS))
+    if tasks is None:
+        parts = plan(games, None, math.ceil(deals_per_second(rules, policy) * TASK_SECONDS))
+    else:
+        parts = plan(games, tasks)
     connect(address)
     rules_dict = rules.to_dict()
     window = IN_FLIGHT_PER_CPU * total_cpus()

@@ -10,8 +10,11 @@ import numpy as np
 import ddz
 
 Policy = Callable[[dict[str, np.ndarray]], Any]
-#: The observation keys with one row per legal action rather than per env.
-LEGAL_KEYS = ("legal_cards", "legal_represents", "legal_kind", "legal_rank", "legal_length")
+
+
+def _per_action(key: str) -> bool:
+    """Keys with one row per legal action rather than per env (docs/rl.md)."""
+    return key.startswith("legal_") and key != "legal_offsets"
 
 
 def collect(env: ddz.VecEnv, policy: Policy, steps: int) -> dict:
@@ -30,9 +33,9 @@ def collect(env: ddz.VecEnv, policy: Policy, steps: int) -> dict:
     per_env = {
         key: np.empty((steps, *value.shape), value.dtype)
         for key, value in obs.items()
-        if key not in LEGAL_KEYS and key != "legal_offsets"
+        if not _per_action(key) and key != "legal_offsets"
     }
-    legal: dict[str, list[np.ndarray]] = {key: [] for key in LEGAL_KEYS}
+    legal: dict[str, list[np.ndarray]] = {key: [] for key in obs if _per_action(key)}
     counts = np.empty((steps, n), np.int64)
     actions = np.empty((steps, n), np.int64)
     rewards = np.empty((steps, n, env.players), np.float32)
@@ -48,7 +51,7 @@ def collect(env: ddz.VecEnv, policy: Policy, steps: int) -> dict:
         actions[t] = chosen
         rewards[t] = reward
         terminated[t] = ended
-    empty = {key: np.empty((0, *obs[key].shape[1:]), obs[key].dtype) for key in LEGAL_KEYS}
+    empty = {key: np.empty((0, *obs[key].shape[1:]), obs[key].dtype) for key in legal}
     out_obs = {
         **per_env,
         **{key: np.concatenate(parts) if parts else empty[key] for key, parts in legal.items()},
@@ -73,9 +76,9 @@ def join(runs: list[dict]) -> dict:
     obs = {
         key: np.concatenate([run["obs"][key] for run in runs], axis=1)
         for key in runs[0]["obs"]
-        if key not in LEGAL_KEYS and key != "legal_offsets"
+        if not _per_action(key) and key != "legal_offsets"
     }
-    for key in LEGAL_KEYS:
+    for key in filter(_per_action, runs[0]["obs"]):
         obs[key] = np.concatenate([run["obs"][key] for run in runs])[order]
     counts = np.concatenate(
         [np.diff(run["obs"]["legal_offsets"]).reshape(run["actions"].shape) for run in runs],
