@@ -247,6 +247,23 @@ def a_killed_rollout_worker_is_restarted_and_the_run_is_the_same(address: str) -
     assert_same_arrays(got, want)
 
 
+@scenario
+def joins_the_cluster_by_address_or_by_ray_address(address: str) -> None:
+    want = ddz.simulate("classic", 500, seed=6)
+    for how in ("address", "RAY_ADDRESS"):
+        ray.shutdown()
+        if how == "address":
+            got = distributed.simulate("classic", 500, 6, tasks=3, address=address)
+        else:
+            os.environ["RAY_ADDRESS"] = address
+            try:
+                got = distributed.simulate("classic", 500, 6, tasks=3)
+            finally:
+                del os.environ["RAY_ADDRESS"]
+        assert ray.is_initialized() and len(ray.nodes()) == 2, how
+        assert_same_run(got, want)
+
+
 def main() -> None:
     out = open(sys.argv[1], "w")
     only = set(sys.argv[2:])

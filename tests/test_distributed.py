@@ -185,6 +185,7 @@ SCENARIOS = [
     "rollouts_of_a_random_policy_are_its_local_workers_runs",
     "a_killed_task_is_retried_and_the_run_is_the_same",
     "a_killed_rollout_worker_is_restarted_and_the_run_is_the_same",
+    "joins_the_cluster_by_address_or_by_ray_address",
 ]
 
 
