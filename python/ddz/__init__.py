@@ -35,6 +35,16 @@ from ddz.game import PASS, Game, IllegalAction  # noqa: E402
 from ddz.simulate import simulate  # noqa: E402
 
 
+def __getattr__(name: str) -> object:
+    # `ddz.distributed` needs Ray (an extra): loaded on first use, so that
+    # `import ddz` never imports Ray.
+    if name == "distributed":
+        import importlib
+
+        return importlib.import_module("ddz.distributed")
+    raise AttributeError(f"module 'ddz' has no attribute {name!r}")
+
+
 def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
     """Play one deal to the end, one agent per seat; returns the finished Game."""
     game = Game(rules, seed=seed)
