@@ -23,6 +23,7 @@ from ddz._ddz import (
     Solution,
     Table,
     VecEnv,
+    __version__,  # the one version: Cargo.toml [workspace.package]
     default_threads,
 )
 
@@ -65,4 +66,3 @@ __all__ = [
     "simulate",
     "__version__",
 ]
-__version__ = "0.1.0"

@@ -22,9 +22,14 @@ __all__ = [
     "ActionList",
     "IllegalAction",
     "Solution",
+    "VecEnv",
+    "__version__",
 ]
 
-#: The preset names of RULES.md §3, in table order.
+#: The package version (from Cargo.toml).
+__version__: str
+
+#: The preset names of docs/rules.md#presets, in table order.
 PRESETS: tuple[str, ...]
 
 def simulate(
@@ -75,7 +80,7 @@ class Move:
 
     @property
     def kind(self) -> str:
-        """Kind id of RULES.md §2 ('single', 'pair', ..., 'bomb', 'king_bomb')."""
+        """Kind id of docs/rules.md#kinds ('single', 'pair', ..., 'bomb', 'king_bomb')."""
 
     @property
     def cards(self) -> Cards:

@@ -32,5 +32,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalAction", m.py().get_type::<table::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;
+    // The one version of the project: Cargo.toml's [workspace.package].
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
