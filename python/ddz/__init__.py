@@ -32,6 +32,7 @@ Sequence.register(MoveList)
 Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
+from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
 from ddz.simulate import simulate  # noqa: E402
 
@@ -50,8 +51,12 @@ def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
 __all__ = [
     "PASS",
     "PRESETS",
+    "RecordError",
+    "RulesError",
     "ActionList",
+    "CardError",
     "Cards",
+    "DdzError",
     "Game",
     "IllegalAction",
     "Move",

@@ -10,6 +10,9 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+# The exception family lives in ddz.errors; the extension raises it.
+from ddz.errors import IllegalAction as IllegalAction
+
 __all__ = [
     "Rules",
     "Cards",
@@ -236,9 +239,6 @@ class Solution:
     def line(self) -> list[tuple[int, Move | str]]:
         """With `line=True`: `(seat, action)` pairs to the end of the deal, the
         winner's winning plays against the loser's first plays in search order."""
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the game is left unchanged."""
 
 _Action: TypeAlias = Move | str
 

@@ -1,6 +1,7 @@
 //! The Python classes: `Rules`, `Cards`, `Move`.
 
-use crate::convert::{deck_cards, optional_play, play_from, value_error};
+use crate::convert::{deck_cards, optional_play, play_from};
+use crate::errors::{card_error, core_rules_error, option_error, rules_error};
 use crate::movelist::MoveList;
 use ddz_core::{Cards, Engine, Move, Rules};
 use numpy::PyArray1;
@@ -104,7 +105,7 @@ fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 }
 
 fn base_json(rules: &Rules) -> PyResult<serde_json::Value> {
-    serde_json::to_value(rules).map_err(value_error)
+    serde_json::to_value(rules).map_err(rules_error)
 }
 
 /// One option as given: its name, its JSON value and its Python repr (for
@@ -119,15 +120,16 @@ fn apply_options(
     preset: &str,
 ) -> PyResult<Rules> {
     let Some(fields) = base.as_object_mut() else {
-        return Err(value_error("options must be keyword arguments"));
+        return Err(rules_error("options must be keyword arguments"));
     };
     let known: Vec<String> = fields.keys().cloned().collect();
     for (name, value, shown) in overrides {
         if !fields.contains_key(name) {
-            return Err(value_error(format!(
+            let message = format!(
                 "unknown option {name:?}; the options are: {}",
                 known.join(", ")
-            )));
+            );
+            return Err(option_error(message, name, None, Some(known)));
         }
         let mut trial = fields.clone();
         trial.insert(name.clone(), value.clone());
@@ -136,13 +138,13 @@ fn apply_options(
             // would show the value as JSON read it: keep what was expected.
             let e = e.to_string();
             let why = e.find("expected ").map_or(e.as_str(), |at| &e[at..]);
-            return Err(value_error(format!(
-                "bad value {shown} for option {name:?} of preset {preset:?}: {why}"
-            )));
+            let message =
+                format!("bad value {shown} for option {name:?} of preset {preset:?}: {why}");
+            return Err(option_error(message, name, Some(shown.clone()), None));
         }
         fields.insert(name.clone(), value.clone());
     }
-    serde_json::from_value(base).map_err(value_error)
+    serde_json::from_value(base).map_err(rules_error)
 }
 
 /// Each option as JSON (NaN and infinities refused), named in any error.
@@ -159,9 +161,9 @@ fn given_options(
         let name: String = name.extract()?;
         let shown = value.repr()?.to_string();
         let bad = |why: String| {
-            value_error(format!(
-                "bad value {shown} for option {name:?} of preset {preset:?}: {why}"
-            ))
+            let message =
+                format!("bad value {shown} for option {name:?} of preset {preset:?}: {why}");
+            option_error(message, &name, Some(shown.clone()), None)
         };
         let text: String = json
             .call_method("dumps", (&value,), Some(&strict))
@@ -176,8 +178,8 @@ fn given_options(
 /// Compile a rule set, refusing one the table could not play to the end
 /// (the family's check), before any deal starts.
 fn build(rules: Rules) -> PyResult<PyRules> {
-    let engine = Engine::new(rules).map_err(value_error)?;
-    ddz_core::table::check_rules(engine.rules()).map_err(value_error)?;
+    let engine = Engine::new(rules).map_err(core_rules_error)?;
+    ddz_core::table::check_rules(engine.rules()).map_err(core_rules_error)?;
     Ok(PyRules {
         engine: Arc::new(engine),
     })
@@ -208,7 +210,10 @@ impl PyRules {
     #[new]
     #[pyo3(signature = (preset = "classic", **options))]
     fn new(py: Python<'_>, preset: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let rules = Rules::preset(preset).map_err(value_error)?;
+        let rules = Rules::preset(preset).map_err(|e| {
+            let presets = ddz_core::PRESETS.iter().map(|p| p.to_string()).collect();
+            option_error(e, "preset", Some(preset.to_string()), Some(presets))
+        })?;
         let Some(options) = options.filter(|o| !o.is_empty()) else {
             return build(rules);
         };
@@ -222,14 +227,14 @@ impl PyRules {
     fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text: String = json_module(py)?
             .call_method1("dumps", (d,))
-            .map_err(|e| value_error(format!("rules must be a plain JSON dict: {e}")))?
+            .map_err(|e| rules_error(format!("rules must be a plain JSON dict: {e}")))?
             .extract()?;
         Self::from_json(&text)
     }
 
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        let rules = Rules::from_json(text).map_err(|e| value_error(format!("bad rules: {e}")))?;
+        let rules = Rules::from_json(text).map_err(|e| rules_error(format!("bad rules: {e}")))?;
         build(rules)
     }
 
@@ -284,7 +289,7 @@ impl PyRules {
     /// Cards checked against this rule set's deck.
     fn cards(&self, cards: &Bound<'_, PyAny>) -> PyResult<PyCards> {
         let c = crate::convert::cards_from(cards)?;
-        self.engine.check_cards(&c).map_err(value_error)?;
+        self.engine.check_cards(&c).map_err(card_error)?;
         Ok(PyCards(c))
     }
 
