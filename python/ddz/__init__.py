@@ -35,9 +35,10 @@ from ddz import agents  # noqa: E402
 from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
 from ddz.simulate import simulate  # noqa: E402
+from ddz.types import Agent  # noqa: E402
 
 
-def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
+def play(rules: str | Rules, agents: Sequence[Agent], seed: int | None = None) -> Game:
     """Play one deal to the end, one agent per seat; returns the finished Game."""
     game = Game(rules, seed=seed)
     if len(agents) != game.rules.players:

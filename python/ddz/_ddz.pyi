@@ -12,6 +12,7 @@ from typing_extensions import disjoint_base
 
 # The exception family lives in ddz.errors; the extension raises it.
 from ddz.errors import IllegalAction as IllegalAction
+from ddz.types import Observation, Phase, Result
 
 __all__ = [
     "Rules",
@@ -275,7 +276,7 @@ class Table:
         """Does the table play this preset?"""
 
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> Phase: ...
     @property
     def to_act(self) -> int: ...
     @property
@@ -284,11 +285,11 @@ class Table:
     def step(self, action: _Action, cards: str | None = None) -> None:
         """Take `action`; `IllegalAction` leaves the table as it was."""
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         """Everything `seat` may know, and nothing more."""
 
     @property
-    def result(self) -> dict[str, Any] | None: ...
+    def result(self) -> Result | None: ...
     @property
     def deals(self) -> list[dict[str, Any]]: ...
     @property
