@@ -104,6 +104,14 @@ fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     py.import("json")
 }
 
+/// An enum option as the word `to_dict()` gives it (`"rounds"`, `"x2"`).
+fn option_word(rules: &Rules, name: &str) -> String {
+    match base_json(rules).ok().as_ref().and_then(|v| v.get(name)) {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
 fn base_json(rules: &Rules) -> PyResult<serde_json::Value> {
     serde_json::to_value(rules).map_err(rules_error)
 }
@@ -247,6 +255,149 @@ impl PyRules {
         json_module(py)?.call_method1("loads", (self.to_json(),))
     }
 
+    // Typed getters of every option (docs/rules.md#custom-rule-sets).
+    #[getter]
+    fn trio_single(&self) -> bool {
+        self.engine.rules().trio_single
+    }
+    #[getter]
+    fn plane_singles(&self) -> bool {
+        self.engine.rules().plane_singles
+    }
+    #[getter]
+    fn four_two_singles(&self) -> bool {
+        self.engine.rules().four_two_singles
+    }
+    #[getter]
+    fn four_two_pairs(&self) -> bool {
+        self.engine.rules().four_two_pairs
+    }
+    #[getter]
+    fn joker_pairs(&self) -> bool {
+        self.engine.rules().joker_pairs
+    }
+    #[getter]
+    fn joker_trio_pair(&self) -> bool {
+        self.engine.rules().joker_trio_pair
+    }
+    #[getter]
+    fn wings_consecutive(&self) -> bool {
+        self.engine.rules().wings_consecutive
+    }
+    #[getter]
+    fn no_bomb_inside(&self) -> bool {
+        self.engine.rules().no_bomb_inside
+    }
+    #[getter]
+    fn rocket_as_kickers(&self) -> bool {
+        self.engine.rules().rocket_as_kickers
+    }
+    #[getter]
+    fn plane_222333_high(&self) -> bool {
+        self.engine.rules().plane_222333_high
+    }
+    #[getter]
+    fn seven_star_kills_last_joker(&self) -> bool {
+        self.engine.rules().seven_star_kills_last_joker
+    }
+    #[getter]
+    fn spring(&self) -> bool {
+        self.engine.rules().spring
+    }
+    #[getter]
+    fn anti_spring(&self) -> bool {
+        self.engine.rules().anti_spring
+    }
+    #[getter]
+    fn auto_win(&self) -> bool {
+        self.engine.rules().auto_win
+    }
+    #[getter]
+    fn kitty_shown(&self) -> bool {
+        self.engine.rules().kitty_shown
+    }
+    #[getter]
+    fn kicks(&self) -> bool {
+        self.engine.rules().kicks
+    }
+    #[getter]
+    fn strong_hand_bids(&self) -> bool {
+        self.engine.rules().strong_hand_bids
+    }
+    #[getter]
+    fn six_beats_five(&self) -> bool {
+        self.engine.rules().six_beats_five
+    }
+    #[getter]
+    fn landlord_bidding(&self) -> bool {
+        self.engine.rules().landlord_bidding
+    }
+    #[getter]
+    fn farmers_pick_sides(&self) -> bool {
+        self.engine.rules().farmers_pick_sides
+    }
+    #[getter]
+    fn both_copies_open(&self) -> bool {
+        self.engine.rules().both_copies_open
+    }
+    #[getter]
+    fn three_copies_win(&self) -> bool {
+        self.engine.rules().three_copies_win
+    }
+    #[getter]
+    fn forced_taker(&self) -> bool {
+        self.engine.rules().forced_taker
+    }
+    #[getter]
+    fn doubling_bomb(&self) -> u8 {
+        self.engine.rules().doubling_bomb
+    }
+    #[getter]
+    fn kick_factor(&self) -> u8 {
+        self.engine.rules().kick_factor
+    }
+    #[getter]
+    fn level_points(&self) -> u16 {
+        self.engine.rules().level_points
+    }
+    #[getter]
+    fn no_grab_base(&self) -> u8 {
+        self.engine.rules().no_grab_base
+    }
+    #[getter]
+    fn sequences(&self) -> String {
+        option_word(self.engine.rules(), "sequences")
+    }
+    #[getter]
+    fn ladder(&self) -> String {
+        option_word(self.engine.rules(), "ladder")
+    }
+    #[getter]
+    fn double_step(&self) -> String {
+        option_word(self.engine.rules(), "double_step")
+    }
+    #[getter]
+    fn score_scheme(&self) -> String {
+        option_word(self.engine.rules(), "score_scheme")
+    }
+    #[getter]
+    fn bidding(&self) -> String {
+        option_word(self.engine.rules(), "bidding")
+    }
+    #[getter]
+    fn kitty_split(&self) -> String {
+        option_word(self.engine.rules(), "kitty_split")
+    }
+    #[getter]
+    fn two_bids_base(&self) -> String {
+        option_word(self.engine.rules(), "two_bids_base")
+    }
+    /// The king bombs: `{"small", "big", "above", "order"}` per entry.
+    #[getter]
+    fn king_bombs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = serde_json::to_value(&self.engine.rules().king_bombs).map_err(rules_error)?;
+        crate::table::to_py(py, &value)
+    }
     #[getter]
     fn preset(&self) -> String {
         self.engine.rules().preset.clone()
