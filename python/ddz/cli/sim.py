@@ -7,7 +7,8 @@ import argparse
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -40,7 +41,7 @@ class Tally:
         self.multiplier = 0
         self.scores: Counter[int] = Counter()
 
-    def add(self, part: dict) -> None:
+    def add(self, part: Mapping[str, Any]) -> None:
         n = len(part["turns"])
         self.games += n
         self.landlord_wins += int((part["winner_side"] == 0).sum())

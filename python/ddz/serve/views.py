@@ -9,6 +9,8 @@ that some player may not know.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .tables import Table
 
@@ -31,7 +33,7 @@ PUBLIC_FIELDS = ("preset", "phase", "to_act", "hand_sizes", "to_beat", "events",
 SEAT_FIELDS = ("seat", "hand", "legal_actions")
 
 
-def _frame(table: Table, seat: int | None, observation: dict) -> dict:
+def _frame(table: Table, seat: int | None, observation: Mapping[str, Any]) -> dict:
     return {
         "table": table.id,
         "seat": seat,
@@ -75,7 +77,7 @@ def spectator_view(table: Table) -> dict:
     return _frame(table, None, public_observation([table.game.observation(s) for s in table.seats]))
 
 
-def public_observation(views: list[dict]) -> dict:
+def public_observation(views: Sequence[Mapping[str, Any]]) -> dict:
     """What every seat's observation shows alike.
 
     - the fields in PUBLIC_FIELDS;
@@ -97,7 +99,7 @@ def public_observation(views: list[dict]) -> dict:
     return public
 
 
-def _shown_to_all(views: list[dict]) -> dict:
+def _shown_to_all(views: Sequence[Mapping[str, Any]]) -> dict:
     shown = {}
     for seat in range(len(views)):
         others = [v.get("seen_hands", {}) for s, v in enumerate(views) if s != seat]

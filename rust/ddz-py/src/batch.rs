@@ -68,21 +68,12 @@ pub fn hands_from(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Vec<Cards>
     for (i, h) in hands.iter().enumerate() {
         engine
             .check_playable(h)
-            .map_err(|e| value_error(format!("hands[{i}]: {e}")))?;
+            .map_err(|e| crate::errors::card_error(format!("hands[{i}]: {e}")))?;
     }
     Ok(hands)
 }
 
-/// `e` with `where: ` before its message, keeping its type (and no
-/// doubled "ValueError:" inside).
-fn prefixed(py: Python<'_>, e: PyErr, at: &str) -> PyErr {
-    let message = format!("{at}: {}", e.value(py));
-    if e.is_instance_of::<PyTypeError>(py) {
-        PyTypeError::new_err(message)
-    } else {
-        value_error(message)
-    }
-}
+use crate::errors::prefixed;
 
 /// Previous plays: None, one per row as `Move` / text / None, or a
 /// `uint8[N, 16]` array whose all-zero rows mean "lead". Checked in Rust,
@@ -153,7 +144,7 @@ pub fn prevs_from(
         }
     })?;
     match failed {
-        Some((i, e)) => Err(value_error(format!("prevs[{i}]: {e}"))),
+        Some((i, e)) => Err(crate::errors::card_error(format!("prevs[{i}]: {e}"))),
         None => Ok(resolved),
     }
 }

@@ -2,21 +2,14 @@
 //! every rule lives in `ddz_core::table`.
 
 use crate::convert::value_error;
+use crate::errors::{card_error, illegal_action, Detail};
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
-use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySlice, PyString};
 use serde_json::Value;
-
-create_exception!(
-    ddz,
-    IllegalAction,
-    PyValueError,
-    "An action the rules do not allow now; the game is left unchanged."
-);
 
 /// A JSON value as the Python value `json.loads` would give.
 pub(crate) fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
@@ -51,9 +44,9 @@ fn from_py(ob: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         .py()
         .import("json")?
         .call_method1("dumps", (ob,))
-        .map_err(|e| value_error(format!("{what} must be plain JSON values: {e}")))?
+        .map_err(|e| card_error(format!("{what} must be plain JSON values: {e}")))?
         .extract()?;
-    serde_json::from_str(&text).map_err(value_error)
+    serde_json::from_str(&text).map_err(card_error)
 }
 
 /// An action as `Game` hands it out: a `Move` for a play, else its word.
@@ -275,8 +268,17 @@ pub struct PyTable {
     history_texts: HistoryTexts,
 }
 
-fn illegal(e: impl std::fmt::Display) -> PyErr {
-    IllegalAction::new_err(e.to_string())
+/// `IllegalAction` for `given` (the action as the caller wrote it), with
+/// the seat to act, the phase and the legal actions as text.
+fn illegal(t: &mut Table, given: String, e: impl std::fmt::Display) -> PyErr {
+    let detail = Detail {
+        text: Some(given),
+        seat: Some(t.to_act()),
+        phase: Some(t.phase().name()),
+        allowed: Some(t.legal().iter().map(|a| a.to_string()).collect()),
+        option: None,
+    };
+    illegal_action(e, detail)
 }
 
 #[pymethods]
@@ -294,14 +296,14 @@ impl PyTable {
         let mut given = Vec::new();
         if let Some(deals) = deals {
             let Value::Array(specs) = from_py(deals, "deals")? else {
-                return Err(value_error("deals must be a list of deal dicts"));
+                return Err(card_error("deals must be a list of deal dicts"));
             };
             for spec in &specs {
-                given.push(Table::parse_deal(engine.rules(), spec).map_err(value_error)?);
+                given.push(Table::parse_deal(engine.rules(), spec).map_err(card_error)?);
             }
         }
         let rng = ddz_core::table::Rng::for_game(seed, 0);
-        let table = Table::new(engine, rng, given).map_err(value_error)?;
+        let table = Table::new(engine, rng, given).map_err(card_error)?;
         Ok(PyTable {
             table,
             history_texts: HistoryTexts::default(),
@@ -335,21 +337,25 @@ impl PyTable {
     #[pyo3(signature = (action, cards = None))]
     fn step(&mut self, action: &Bound<'_, PyAny>, cards: Option<&str>) -> PyResult<()> {
         let t = &mut self.table;
-        let (action, named) = if let Ok(m) = action.cast::<PyMove>() {
+        let given = || action.str().map(|s| s.to_string()).unwrap_or_default();
+        let resolved = if let Ok(m) = action.cast::<PyMove>() {
             let m = m.get().0;
             if cards.is_none() && t.apply(Action::Play(m)).is_ok() {
                 return Ok(());
             }
-            t.resolve_move(m, cards).map_err(illegal)?
+            t.resolve_move(m, cards)
         } else if let Ok(s) = action.cast::<PyString>() {
-            t.resolve_text(s.to_str()?, cards).map_err(illegal)?
+            t.resolve_text(s.to_str()?, cards)
         } else {
-            return Err(illegal(format!(
+            let why = format!(
                 "a play is a Move, its text or 'pass', not {}",
                 action.repr()?
-            )));
+            );
+            let shown = action.repr()?.to_string();
+            return Err(illegal(t, shown, why));
         };
-        t.apply_named(action, &named).map_err(illegal)
+        let applied = resolved.and_then(|(action, named)| t.apply_named(action, &named));
+        applied.map_err(|e| illegal(t, given(), e))
     }
 
     /// Everything `seat` may know, and nothing more.

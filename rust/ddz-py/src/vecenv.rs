@@ -188,7 +188,8 @@ impl PyVecEnv {
     )> {
         let actions = actions_from(actions)?;
         let env = &mut self.env;
-        py.detach(|| env.step(&actions)).map_err(value_error)?;
+        py.detach(|| env.step(&actions))
+            .map_err(|e| crate::errors::illegal_action(e, Default::default()))?;
         let d = self.env.dims();
         let info = PyDict::new(py);
         let (mut rewards, mut terminated) = (None, None);
