@@ -91,7 +91,7 @@ def run_in_parts(rules: ddz.Rules, args: argparse.Namespace) -> tuple[Tally, flo
     return tally, elapsed
 
 
-def parts_of_run(rules: ddz.Rules, args: argparse.Namespace) -> Iterator[dict]:
+def parts_of_run(rules: ddz.Rules, args: argparse.Namespace) -> Iterator[Mapping[str, Any]]:
     """The run's deals in parts: local calls of CHUNK deals, or with --ray the
     Ray tasks' parts as they finish (the summary does not depend on the order)."""
     if args.ray is not None:
@@ -106,7 +106,7 @@ def parts_of_run(rules: ddz.Rules, args: argparse.Namespace) -> Iterator[dict]:
         done += size
 
 
-def ray_parts(rules: ddz.Rules, args: argparse.Namespace) -> Iterator[dict]:
+def ray_parts(rules: ddz.Rules, args: argparse.Namespace) -> Iterator[Mapping[str, Any]]:
     """The parts of `ddz.distributed.simulate` on the cluster --ray names
     (bare --ray: RAY_ADDRESS, else a local cluster)."""
     try:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import ray
 
 import ddz
 from ddz import Rules
+from ddz.types import SimulateResult
 
 from .cluster import check_version, connect, total_cpus
 from .sizing import deals_per_second
@@ -31,7 +32,7 @@ IN_FLIGHT_PER_CPU = 2
 @ray.remote(num_cpus=1, max_retries=RETRIES)
 def _play_part(
     rules: dict, size: int, seed: int, policy: str, record: int, first: int, version: str
-) -> dict:
+) -> SimulateResult:
     """Deals `first .. first+size-1` of the series, on one thread (the CPU Ray
     gave this task)."""
     check_version(version)
@@ -85,7 +86,7 @@ def iter_parts(
     tasks: int | None = None,
     address: str | None = None,
     record: int = 0,
-) -> Iterator[tuple[int, dict]]:
+) -> Iterator[tuple[int, SimulateResult]]:
     """The parts of a run as ``(first deal, arrays)``, as they finish (not in
     order). Ctrl-C, or leaving the loop early, cancels the tasks left."""
     rules = _checked(preset_or_rules, games, seed, policy, tasks, record)
@@ -128,7 +129,7 @@ def simulate(
     tasks: int | None = None,
     address: str | None = None,
     record: int = 0,
-) -> dict:
+) -> SimulateResult:
     """`ddz.simulate` over a Ray cluster: the same dict of arrays, equal bit
     for bit to ``ddz.simulate(preset_or_rules, games, seed, policy=policy,
     record=record)`` whatever the nodes and `tasks`.
@@ -144,7 +145,7 @@ def simulate(
     if not parts:  # no deal: the local call gives the empty arrays
         rules = preset_or_rules if isinstance(preset_or_rules, Rules) else Rules(preset_or_rules)
         return ddz.simulate(rules, 0, seed=seed, threads=1, policy=policy, record=record)
-    ordered = [parts[first] for first in sorted(parts)]
+    ordered: list[dict[str, Any]] = [dict(parts[first]) for first in sorted(parts)]
     out: dict[str, Any] = {
         key: np.concatenate([part[key] for part in ordered])
         for key in ordered[0]
@@ -152,4 +153,4 @@ def simulate(
     }
     if record:
         out["records"] = [r for part in ordered for r in part.get("records", [])]
-    return out
+    return cast(SimulateResult, out)
