@@ -15,9 +15,15 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
-import ddz
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from vecenv import pyspiel_rate  # noqa: E402
+
+import ddz  # noqa: E402
 
 
 def ddz_decisions(seconds: float, observe: bool) -> float:
@@ -36,30 +42,6 @@ def ddz_decisions(seconds: float, observe: bool) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def spiel_decisions(seconds: float, observe: bool) -> float | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("dou_dizhu")
-    rng = random.Random(0)
-    decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                continue
-            if observe:
-                state.observation_tensor()
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per row and engine")
@@ -68,7 +50,7 @@ def main() -> None:
     print(f"{'':28} {'ddz.Game':>10} {'pyspiel':>10} {'ratio':>6}")
     for label, observe in (("legal_actions + step", False), ("+ observation each step", True)):
         ours = ddz_decisions(args.seconds, observe)
-        theirs = spiel_decisions(args.seconds, observe)
+        theirs = pyspiel_rate(args.seconds, observe)
         if theirs is None:
             print(f"{label:28} {ours:10,.0f} {'not installed':>10}")
         else:

@@ -43,7 +43,8 @@ def pettingzoo_rate(seconds: float) -> float:
             if terminated:
                 e.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            # A bool view: numpy finds the set entries of a bool array ~10x faster than int8.
+            legal = np.flatnonzero(obs["action_mask"].view(bool))
             e.step(int(legal[int(rng.random() * len(legal))]))
             decisions += 1
         e.reset()

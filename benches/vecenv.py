@@ -82,8 +82,10 @@ def simulate_rate(preset: str, threads: int | None) -> float:
     return 5_000 / best
 
 
-def pyspiel_rate(seconds: float) -> float | None:
-    """OpenSpiel's dou_dizhu driven from Python, random at every decision."""
+def pyspiel_rate(seconds: float, observe: bool = False) -> float | None:
+    """OpenSpiel's dou_dizhu driven from Python, random at every decision (chance
+    nodes, the deal, sampled and not counted); with `observe`, its
+    `observation_tensor()` is read before every decision too. None without OpenSpiel."""
     try:
         import pyspiel
     except ImportError:
@@ -99,6 +101,8 @@ def pyspiel_rate(seconds: float) -> float | None:
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
+                if observe:
+                    state.observation_tensor()
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
                 decisions += 1

@@ -42,25 +42,18 @@ class Deal:
         self.players = rules.players
         self._index = np.zeros(1, np.int64)
         self._rng = np.random.default_rng(seed)
-        self.obs = self._playable(self.vec.observe())
+        self.obs = self.vec.observe()
+        self._row_keys = tuple(k for k in self.obs if k != "legal_offsets" and k not in LEGAL_KEYS)
         self.fresh = True
-
-    def _playable(self, obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        # A deal can end before anyone acts (an auto-win at the deal, in the
-        # six-player presets): VecEnv then shows it over with no legal action.
-        # It has no decision to learn from: deal the next series instead.
-        while obs["legal_offsets"][1] == 0:
-            obs = self.vec.reset(int(self._rng.integers(SEED_LIMIT)))
-        return obs
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
                 raise ValueError(f"seed must be an int from 0 to 2**64 - 1, not {seed!r}")
             self._rng = np.random.default_rng(int(seed))
-            self.obs = self._playable(self.vec.reset(int(seed)))
+            self.obs = self.vec.reset(int(seed))
         elif not self.fresh:
-            self.obs = self._playable(self.vec.reset(int(self._rng.integers(SEED_LIMIT))))
+            self.obs = self.vec.reset(int(self._rng.integers(SEED_LIMIT)))
         self.fresh = True
 
     @property
@@ -79,7 +72,7 @@ class Deal:
         if not terminated[0]:
             self.obs = obs
             return None
-        self.obs = self._playable(obs)
+        self.obs = obs
         self.fresh = True
         result = {k: v[0].tolist() for k, v in info.items()}
         return rewards[0].astype(np.float64), result
@@ -87,9 +80,7 @@ class Deal:
     def row(self) -> dict[str, np.ndarray]:
         """The seat to act's observation without the legal-action columns."""
         obs = self.obs
-        return {
-            k: v[0, ...] for k, v in obs.items() if k != "legal_offsets" and k not in LEGAL_KEYS
-        }
+        return {k: obs[k][0, ...] for k in self._row_keys}
 
     def text(self) -> str:
         """The seat to act's view, for `render`."""

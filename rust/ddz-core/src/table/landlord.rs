@@ -7,7 +7,7 @@
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Roles};
+use super::{Action, Card, Core, Deal, Family, FamilySpec, IntRole, Phase, Roles};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
@@ -200,12 +200,27 @@ impl Family for Landlord {
         Settlement::one_landlord(t.players(), landlord, won, events)
     }
 
-    fn observe(&self, _t: &Core, _seat: usize, out: &mut Map<String, Value>) {
-        out.insert("landlord".into(), self.landlord.into());
+    fn observe(&self, t: &Core, seat: usize, out: &mut Map<String, Value>) {
+        self.observe_ints(t, seat, &mut |key, v| {
+            out.insert(key.into(), v.into());
+        });
+    }
+
+    fn observe_ints(
+        &self,
+        _t: &Core,
+        _seat: usize,
+        out: &mut dyn FnMut(&'static str, IntRole),
+    ) -> bool {
+        out(
+            "landlord",
+            self.landlord.map_or(IntRole::Unknown, IntRole::Seat),
+        );
         // A call carries no bid; a bid of 0 is no bid yet.
-        let bid =
-            (self.procedure != Procedure::Call && self.auction.bid > 0).then_some(self.auction.bid);
-        out.insert("bid".into(), bid.into());
+        let bid = (self.procedure != Procedure::Call && self.auction.bid > 0)
+            .then(|| IntRole::Number(self.auction.bid.into()));
+        out("bid", bid.unwrap_or(IntRole::Unknown));
+        true
     }
 
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {

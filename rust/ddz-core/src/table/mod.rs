@@ -90,6 +90,25 @@ impl fmt::Display for Illegal {
 
 impl std::error::Error for Illegal {}
 
+/// One role value as `Family::observe_ints` gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntRole {
+    /// Not known to the seat, or not decided yet (`null` in `observe`).
+    Unknown,
+    Seat(usize),
+    Number(i64),
+}
+
+impl From<IntRole> for Value {
+    fn from(r: IntRole) -> Value {
+        match r {
+            IntRole::Unknown => Value::Null,
+            IntRole::Seat(s) => s.into(),
+            IntRole::Number(x) => x.into(),
+        }
+    }
+}
+
 /// A family of presets: how roles are chosen, who sees what, and how a deal
 /// is scored. The table runs the trick play and calls these hooks; a family
 /// changes the shared state only through [`Core`].
@@ -138,6 +157,18 @@ pub trait Family: Send + Sync {
 
     /// The roles `seat` may know, added to its observation.
     fn observe(&self, _t: &Core, _seat: usize, _out: &mut Map<String, Value>) {}
+
+    /// `observe`'s roles without JSON, for a family whose roles are all
+    /// seats and numbers (`vecenv` reads them every step): `out` gets each
+    /// key once. False (the default) means: use `observe`.
+    fn observe_ints(
+        &self,
+        _t: &Core,
+        _seat: usize,
+        _out: &mut dyn FnMut(&'static str, IntRole),
+    ) -> bool {
+        false
+    }
 
     /// Other seats whose whole hand `seat` may see now.
     fn hands_seen_by(&self, _t: &Core, _seat: usize) -> Vec<usize> {

@@ -18,7 +18,7 @@ use crate::batch::default_threads;
 use crate::engine::Engine;
 use crate::table::{Action, Phase, Rng, SetupError, Table};
 use arrays::{per_env, slot_row, Dims};
-use obs::{Obs, PlayLog};
+use obs::{Obs, ObsRow, PlayLog};
 use rayon::prelude::*;
 use roles::RoleColumns;
 use serde_json::Map;
@@ -34,6 +34,14 @@ fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 
 /// Envs per unit of parallel work.
 const MIN_ENVS: usize = 8;
+
+/// At most this many envs step on the calling thread, with no pool.
+const SERIAL_ENVS: usize = 2 * MIN_ENVS;
+
+/// Do `envs` envs step on the calling thread?
+fn serial(envs: usize, threads: usize) -> bool {
+    envs <= SERIAL_ENVS || threads <= 1
+}
 
 /// Deals over at once skipped in a row before the env gives up and stays
 /// over (only a rule set whose every deal ends at the deal could get there).
@@ -310,34 +318,50 @@ impl VecEnv {
         let counts = &mut self.counts;
         counts.resize(envs.len(), 0);
         let legal = &mut self.legal;
+        let block = |b: usize,
+                     envs: &mut [Env],
+                     mut o: ObsRow<'_>,
+                     mut r: OutcomeRow<'_>,
+                     counts: &mut [usize]| {
+            for (k, env) in envs.iter_mut().enumerate() {
+                let mut out = r.env(k, &dims);
+                match actions {
+                    Some(a) => env.step(a[b * MIN_ENVS + k] as usize, reward, &mut out),
+                    None => {
+                        env.deal();
+                        clear(&mut out);
+                    }
+                }
+                let table = &env.table;
+                obs::write(
+                    &mut o.env(k, &dims),
+                    table,
+                    &env.log,
+                    roles,
+                    &mut env.scratch,
+                );
+                counts[k] = table.legal_unordered().len();
+            }
+        };
+        if serial(envs.len(), self.options.threads) {
+            // No pool to wake: for a few envs that costs more than the work.
+            envs.chunks_mut(MIN_ENVS)
+                .zip(obs_blocks)
+                .zip(out_blocks)
+                .zip(counts.chunks_mut(MIN_ENVS))
+                .enumerate()
+                .for_each(|(b, (((envs, o), r), counts))| block(b, envs, o, r, counts));
+            fill_legal(legal, envs, counts, false);
+            return;
+        }
         on_pool(self.options.threads, || {
             envs.par_chunks_mut(MIN_ENVS)
                 .zip(obs_blocks)
                 .zip(out_blocks)
                 .zip(counts.par_chunks_mut(MIN_ENVS))
                 .enumerate()
-                .for_each(|(b, (((envs, mut o), mut r), counts))| {
-                    for (k, env) in envs.iter_mut().enumerate() {
-                        let mut out = r.env(k, &dims);
-                        match actions {
-                            Some(a) => env.step(a[b * MIN_ENVS + k] as usize, reward, &mut out),
-                            None => {
-                                env.deal();
-                                clear(&mut out);
-                            }
-                        }
-                        let table = &env.table;
-                        obs::write(
-                            &mut o.env(k, &dims),
-                            table,
-                            &env.log,
-                            roles,
-                            &mut env.scratch,
-                        );
-                        counts[k] = table.legal_unordered().len();
-                    }
-                });
-            fill_legal(legal, envs, counts);
+                .for_each(|(b, (((envs, o), r), counts))| block(b, envs, o, r, counts));
+            fill_legal(legal, envs, counts, true);
         });
     }
 
@@ -398,7 +422,7 @@ fn split<'a, T>(mut buf: &'a mut [T], counts: &[usize], width: usize) -> Vec<&'a
     out
 }
 
-fn fill_legal(legal: &mut Legal, envs: &[Env], counts: &[usize]) {
+fn fill_legal(legal: &mut Legal, envs: &[Env], counts: &[usize], parallel: bool) {
     let total: usize = counts.iter().sum();
     legal.offsets.clear();
     legal.offsets.push(0);
@@ -420,31 +444,45 @@ fn fill_legal(legal: &mut Legal, envs: &[Env], counts: &[usize]) {
     let kind = split(&mut legal.kind, &per_block, 1);
     let rank = split(&mut legal.rank, &per_block, 1);
     let length = split(&mut legal.length, &per_block, 1);
-    envs.par_chunks(MIN_ENVS)
-        .zip(cards)
+    let fill = |envs: &[Env],
+                cards: &mut [u8],
+                represents: &mut [u8],
+                kind: &mut [i8],
+                rank: &mut [i8],
+                length: &mut [i8]| {
+        // In `legal_unordered`'s order: the plays, then the words.
+        let mut k = 0;
+        for env in envs {
+            let legal = env.table.legal_unordered();
+            for m in legal.plays {
+                *slot_row(cards, k) = m.cards.0;
+                *slot_row(represents, k) = m.represents.0;
+                (kind[k], rank[k], length[k]) = kinds::describe_play(m);
+                k += 1;
+            }
+            for word in legal.words {
+                *slot_row(cards, k) = [0; SLOTS];
+                *slot_row(represents, k) = [0; SLOTS];
+                (kind[k], rank[k], length[k]) = kinds::describe(word);
+                k += 1;
+            }
+        }
+    };
+    let pieces = cards
+        .into_iter()
         .zip(represents)
         .zip(kind)
         .zip(rank)
-        .zip(length)
-        .for_each(|(((((envs, cards), represents), kind), rank), length)| {
-            // In `legal_unordered`'s order: the plays, then the words.
-            let mut k = 0;
-            for env in envs {
-                let legal = env.table.legal_unordered();
-                for m in legal.plays {
-                    *slot_row(cards, k) = m.cards.0;
-                    *slot_row(represents, k) = m.represents.0;
-                    (kind[k], rank[k], length[k]) = kinds::describe_play(m);
-                    k += 1;
-                }
-                for word in legal.words {
-                    *slot_row(cards, k) = [0; SLOTS];
-                    *slot_row(represents, k) = [0; SLOTS];
-                    (kind[k], rank[k], length[k]) = kinds::describe(word);
-                    k += 1;
-                }
-            }
-        });
+        .zip(length);
+    if parallel {
+        envs.par_chunks(MIN_ENVS)
+            .zip(pieces.collect::<Vec<_>>())
+            .for_each(|(envs, ((((c, p), k), r), l))| fill(envs, c, p, k, r, l));
+    } else {
+        envs.chunks(MIN_ENVS)
+            .zip(pieces)
+            .for_each(|(envs, ((((c, p), k), r), l))| fill(envs, c, p, k, r, l));
+    }
 }
 
 #[cfg(test)]

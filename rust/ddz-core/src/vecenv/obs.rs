@@ -179,7 +179,7 @@ pub fn write(
             }
         }
     }
-    if !roles.is_empty() {
+    if !roles.is_empty() && !roles.write_ints(core, family, seat, row.roles) {
         // Nulls rather than `clear`: the map keeps its keys and nodes from
         // step to step, and a key the family leaves out this time reads as
         // null, which `RoleColumns` encodes as it does a missing key.

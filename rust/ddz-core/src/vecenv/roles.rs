@@ -16,6 +16,7 @@
 //! - anything else: -2
 
 use crate::table::physical::parse_identities;
+use crate::table::{Core, Family, IntRole};
 use serde_json::{Map, Value};
 
 /// Role words, numbered by their place here.
@@ -32,6 +33,9 @@ pub const ROLE_WORDS: [&str; 11] = [
     "main",
     "counter",
 ];
+
+/// The most role columns `write_ints` fills.
+const MAX_INT_KEYS: usize = 16;
 
 /// Parts of a key's name that mark its value as a seat.
 const SEAT_WORDS: [&str; 8] = [
@@ -81,17 +85,58 @@ impl RoleColumns {
             };
         }
     }
+
+    /// As `write`, from the family's `observe_ints` (no JSON map built);
+    /// false, with `out` untouched, where the family has no such form.
+    pub fn write_ints(
+        &self,
+        t: &Core,
+        family: &dyn Family,
+        viewer: usize,
+        out: &mut [i16],
+    ) -> bool {
+        if self.keys.len() > MAX_INT_KEYS {
+            return false;
+        }
+        let players = t.players();
+        let rel = |s: u64| ((s as usize + players - viewer % players) % players) as i16;
+        let mut given = [0i16; MAX_INT_KEYS];
+        let mut seen = 0u32;
+        let ok = family.observe_ints(t, viewer, &mut |key, v| {
+            let Some(j) = self.keys.iter().position(|k| k == key) else {
+                return;
+            };
+            seen |= 1 << j;
+            given[j] = match v {
+                IntRole::Unknown => -1,
+                IntRole::Seat(s) => number(s as i64, self.seat_key[j], &rel),
+                IntRole::Number(x) => number(x, self.seat_key[j], &rel),
+            };
+        });
+        if !ok {
+            return false;
+        }
+        for (j, o) in out.iter_mut().enumerate().take(self.keys.len()) {
+            *o = if seen & (1 << j) != 0 { given[j] } else { -1 };
+        }
+        true
+    }
+}
+
+/// A number: a seat (relative) under a seat key, else itself.
+fn number(x: i64, seat: bool, rel: &dyn Fn(u64) -> i16) -> i16 {
+    if seat && x >= 0 {
+        rel(x as u64)
+    } else {
+        x.clamp(i16::MIN.into(), i16::MAX.into()) as i16
+    }
 }
 
 fn encode(v: &Value, seat: bool, rel: &dyn Fn(u64) -> i16) -> i16 {
     match v {
         Value::Null => -1,
         Value::Bool(b) => i16::from(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(s) if seat && s >= 0 => rel(s as u64),
-            Some(x) => x.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
-            None => -2,
-        },
+        Value::Number(n) => n.as_i64().map_or(-2, |x| number(x, seat, rel)),
         Value::String(s) => word_or_card(s),
         Value::Array(items) => {
             let mut mask = 0i16;

@@ -397,3 +397,36 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
         );
     }
 }
+
+/// A family's `observe_ints` gives the role columns its JSON `observe`
+/// gives, at every seat of every state of random deals.
+#[test]
+fn integer_roles_match_the_json_roles() {
+    let mut typed = 0;
+    for preset in presets() {
+        let mut env = VecEnv::new(engine(preset), 4, 21, options(1)).unwrap();
+        let roles = env.roles.clone();
+        let players = env.dims().players;
+        let mut rng = Rng(3);
+        for _ in 0..300 {
+            for i in 0..env.num_envs() {
+                let t = env.table(i);
+                for seat in 0..players {
+                    let mut ints = vec![7i16; roles.len()];
+                    if !roles.write_ints(t.core(), t.family(), seat, &mut ints) {
+                        continue;
+                    }
+                    typed += 1;
+                    let mut map = Map::new();
+                    t.family().observe(t.core(), seat, &mut map);
+                    let mut json = vec![7i16; roles.len()];
+                    roles.write(&map, seat, players, &mut json);
+                    assert_eq!(ints, json, "{preset}, seat {seat}: {map:?}");
+                }
+            }
+            let a = random_actions(&env, &mut rng);
+            env.step(&a).unwrap();
+        }
+    }
+    assert!(typed > 0, "no family gives integer roles");
+}
