@@ -129,3 +129,25 @@ def test_laizi_kick_and_counter_kick_double() -> None:
         assert g.phase == "play"
         return
     pytest.fail("no deal reached the kick phase")
+
+
+def test_each_observation_owns_its_history_lists() -> None:
+    """Observations reuse nothing a caller can still see: an observation kept,
+    or changed, is not changed by, and does not change, the next ones."""
+    g = ddz.Game("classic", seed=3)
+    kept = []
+    for step in range(40):
+        if g.phase == "over":
+            break
+        obs = g.observation(g.to_act)
+        if step % 2:
+            kept.append((obs, [list(e) for e in obs["history"]]))
+        elif obs["history"]:
+            obs["history"][0][1] = "changed"  # then dropped
+            obs["history"][-1].append("extra")
+        g.step(g.legal_actions()[0])
+    fresh = g.observation(0)["history"]
+    assert all(e[1] != "changed" and len(e) == 2 for e in fresh)
+    assert fresh == [list(e) for e in g.history]
+    for obs, copy in kept:
+        assert obs["history"] == copy

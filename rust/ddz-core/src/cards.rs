@@ -208,11 +208,24 @@ impl Sub for Cards {
     }
 }
 
+impl Cards {
+    /// The canonical text (as `Display`), built straight into a `String`
+    /// of the right size: observations spell every legal play.
+    pub fn text(&self) -> String {
+        let mut out = String::with_capacity(self.len());
+        out.extend(self.ranks().map(|r| SYMBOLS[r]));
+        out
+    }
+}
+
 impl fmt::Display for Cards {
     /// Canonical text: ascending, laizi last, no separators.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Plays and hands are spelled at every observation: one `write_char`
+        // per card, not a formatted write.
+        use fmt::Write;
         for r in self.ranks() {
-            write!(f, "{}", SYMBOLS[r])?;
+            f.write_char(SYMBOLS[r])?;
         }
         Ok(())
     }

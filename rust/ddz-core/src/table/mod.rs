@@ -826,6 +826,16 @@ impl Table {
     /// Everything `seat` may know now, and nothing more (docs/game.md lists
     /// the keys). `seat` must be a seat of the table.
     pub fn observation(&mut self, seat: usize) -> Observation {
+        self.observe(seat, true)
+    }
+
+    /// The same, its `history` left empty: the bindings render the history
+    /// from cached texts (`visible_history`) rather than copy it each step.
+    pub fn observation_without_history(&mut self, seat: usize) -> Observation {
+        self.observe(seat, false)
+    }
+
+    fn observe(&mut self, seat: usize, with_history: bool) -> Observation {
         let with_legal = seat == self.core.to_act && self.core.phase != Phase::Over;
         let legal = with_legal.then(|| self.legal().iter().collect());
         let t = &self.core;
@@ -842,7 +852,10 @@ impl Table {
             hand_sizes: t.hands.iter().map(Hand::len).collect(),
             kitty: f.kitty_seen_by(t, seat).then(|| t.kitty.clone()),
             seen_hands: seen.into_iter().map(|s| (s, t.hands[s].cards())).collect(),
-            history: self.visible_history(seat).map(|i| t.history[i]).collect(),
+            history: match with_history {
+                true => self.visible_history(seat).map(|i| t.history[i]).collect(),
+                false => Vec::new(),
+            },
             to_beat: t.tricks.last,
             events: t.events.clone(),
             result: t.result.clone(),

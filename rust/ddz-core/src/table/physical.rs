@@ -47,6 +47,15 @@ pub fn sort_cards(cards: &mut [Card]) {
         counts[id] += 1;
         present |= 1 << id;
     }
+    if present.count_ones() as usize == cards.len() {
+        // No card twice (one deck): the set bits are the sorted cards.
+        for slot in cards.iter_mut() {
+            let id = present.trailing_zeros() as usize;
+            present &= present - 1;
+            *slot = card(id / 4, id % 4);
+        }
+        return;
+    }
     let mut at = 0;
     while present != 0 {
         let id = present.trailing_zeros() as usize;
@@ -80,6 +89,14 @@ fn spell(cards: &[Card]) -> String {
         }
     }
     out
+}
+
+/// The card of rank `slot` and suit index `suit`.
+fn card(slot: usize, suit: usize) -> Card {
+    Card {
+        slot: slot as u8,
+        suit: suit as u8,
+    }
 }
 
 /// A card named in text: its rank, and its suit when one was written.
@@ -200,6 +217,7 @@ impl Hand {
     /// checked that the hand holds them.
     pub fn take(&mut self, cards: &Cards, named: &[Card], taken: &mut Vec<Card>) {
         let start = taken.len();
+        taken.reserve(cards.len());
         let mut wanted = *cards;
         for &c in named {
             let slot = c.slot as usize;
@@ -209,31 +227,28 @@ impl Hand {
                 taken.push(c);
             }
         }
-        for (slot, &n) in wanted.0.iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
+        // Only the ranks the play takes (a few of the sixteen): every play
+        // of every deal comes through here.
+        let mut present = wanted.mask_at_least(1);
+        while present != 0 {
+            let slot = present.trailing_zeros() as usize;
+            present &= present - 1;
+            let n = wanted.0[slot];
             self.counts.0[slot] -= n;
-            let card = |suit: usize| Card {
-                slot: slot as u8,
-                suit: suit as u8,
-            };
             if slot > TWO {
-                for _ in 0..n {
-                    taken.push(card(0));
-                }
+                taken.extend(std::iter::repeat_n(card(slot, 0), n as usize));
                 continue;
             }
             // The lowest suits held go first.
-            let held = &mut self.suits[slot];
-            let (mut left, mut suit) = (n, 0);
-            while left > 0 {
-                if held[suit] > 0 {
-                    held[suit] -= 1;
+            let (held, mut left) = (&mut self.suits[slot], n);
+            for (suit, copies) in held.iter_mut().enumerate() {
+                while *copies > 0 && left > 0 {
+                    *copies -= 1;
                     left -= 1;
-                    taken.push(card(suit));
-                } else {
-                    suit += 1;
+                    taken.push(card(slot, suit));
+                }
+                if left == 0 {
+                    break;
                 }
             }
         }
