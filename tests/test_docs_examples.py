@@ -4,6 +4,7 @@
 Blocks of one page run in order in one namespace, as a reader would type
 them. A block that needs an extra or a cluster carries a visible marker
 on the line before it, ``<!-- skip-example: why -->``, and is skipped.
+Shell and console blocks run too (below, and docs/testing.md).
 """
 
 from __future__ import annotations
