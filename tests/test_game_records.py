@@ -14,6 +14,7 @@ from ddz.game.game import FORMAT
 
 #: Options added after the first record format (a ddz-game/1 record lacks them).
 LATER_OPTIONS = (
+    "flow",
     "bidding",
     "kitty_shown",
     "doubling_bomb",

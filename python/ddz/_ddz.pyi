@@ -12,7 +12,7 @@ from typing_extensions import disjoint_base
 
 # The exception family lives in ddz.errors; the extension raises it.
 from ddz.errors import IllegalAction as IllegalAction
-from ddz.types import Observation, Phase, Result
+from ddz.types import Flow, Observation, Phase, Result
 
 __all__ = [
     "Rules",
@@ -209,6 +209,9 @@ class Rules:
     @property
     def no_grab_base(self) -> int: ...
     @property
+    def flow(self) -> Flow:
+        """The deal flow (docs/rules.md#flow); `preset` is a name only."""
+    @property
     def sequences(self) -> str: ...
     @property
     def ladder(self) -> str: ...
@@ -225,7 +228,9 @@ class Rules:
     @property
     def king_bombs(self) -> list[dict[str, int]]: ...
     @property
-    def preset(self) -> str: ...
+    def preset(self) -> str:
+        """The preset this rule set started from: a name only; how a deal is
+        played comes from `flow` and the other options."""
     @property
     def players(self) -> int: ...
     @property
@@ -352,7 +357,8 @@ class Table:
     ) -> Table: ...
     @staticmethod
     def plays(preset: str) -> bool:
-        """Does the table play this preset?"""
+        """Does the table play this preset? (Every preset: each rule set plays
+        the flow its ``flow`` option names.)"""
 
     @property
     def phase(self) -> Phase: ...

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ddz._ddz import Rules
 from ddz.game import PASS
 
 
@@ -46,6 +47,10 @@ class SolverAgent:
     minus the plays in the history, the kitty added to whoever holds it.
     With three hands the landlord plays alone against two farmers who share
     one solver's plan (docs/solver.md).
+
+    ``rules`` is the game's rule set. Without it the agent takes the preset
+    the observation names, with its default options: pass ``rules`` for a
+    custom rule set (an observation carries only the preset's name).
     """
 
     def __init__(
@@ -55,12 +60,14 @@ class SolverAgent:
         forbid: tuple[str, ...] = (),
         max_seconds: float | None = 10.0,
         fallback: object | None = None,
+        rules: Rules | None = None,
     ) -> None:
         self._deal = deal
+        self._given_rules = rules
         self._forbid = list(forbid)
         self._max_seconds = max_seconds
         self._fallback = fallback if fallback is not None else GreedyAgent()
-        self._rules: dict[str, object] = {}
+        self._rules: dict[str, Rules] = {}
         #: The last solution found (for an app that shows the verdict).
         self.last_solution: object | None = None
 
@@ -71,11 +78,11 @@ class SolverAgent:
                 return choice
         return self._fallback.act(observation, legal)  # type: ignore[attr-defined]
 
-    def _rules_of(self, preset: str):
-        import ddz
-
+    def _rules_of(self, preset: str) -> Rules:
+        if self._given_rules is not None:
+            return self._given_rules
         if preset not in self._rules:
-            self._rules[preset] = ddz.Rules(preset)
+            self._rules[preset] = Rules(preset)
         return self._rules[preset]
 
     def _solve(self, obs: Mapping[str, Any], legal: Sequence[Any]) -> Any:

@@ -24,6 +24,14 @@ PADDED = (
 )
 
 
+def _partner_key(rules: Rules) -> str | None:
+    """The name of the second landlord's column, by the rules' flow: None
+    for the flows with one landlord or with landlord lists."""
+    if rules.flow == "two_marks":
+        return "counter_landlord" if rules.farmers_pick_sides else "second_landlord"
+    return {"hidden_partner": "hidden_landlord", "called_friend": "deputy"}.get(rules.flow)
+
+
 def simulate(
     preset_or_rules: str | Rules,
     games: int,
@@ -62,6 +70,9 @@ def simulate(
     source-000 auto-win names the receiver alone); ``revealed``
     (``bool[games, 2]``) says whether that hidden landlord played a copy of
     the marked card.
+    The role columns follow the rule set's ``flow`` (and, for ``two_marks``,
+    ``farmers_pick_sides``), never its preset name, so a custom rule set
+    gets the columns of the flow it plays.
     Every preset's output holds every one of these keys: a role a preset
     does not have is -1 in every row (``hidden_landlord``, ``deputy``,
     ``second_landlord``, ``counter_landlord`` as ``int64[games]``,
@@ -100,17 +111,12 @@ def simulate(
         "multiplier": raw["multiplier"],
         "scores": raw["scores"],
     }
-    if rules.preset == "five-player":
-        out["hidden_landlord"] = raw["hidden_landlord"]
-        out["revealed"] = raw["revealed"]
-    elif rules.preset == "five-player-3deck":
-        out["deputy"] = raw["hidden_landlord"]
-        out["revealed"] = raw["revealed"]
-    elif rules.preset == "six-player-2v4":
-        out["second_landlord"] = raw["hidden_landlord"]
-    elif rules.preset == "six-player-teams":
-        out["counter_landlord"] = raw["hidden_landlord"]
-    elif rules.preset in ("six-player-3v3", "six-player-3v3-kitty"):
+    partner = _partner_key(rules)
+    if partner is not None:
+        out[partner] = raw["hidden_landlord"]
+        if rules.flow != "two_marks":  # it reports who holds the marks only
+            out["revealed"] = raw["revealed"]
+    elif rules.flow == "three_copies":
         out["open_landlords"] = raw["open_landlords"]
         out["hidden_landlords"] = raw["hidden_landlords"]
         out["revealed"] = raw["hidden_revealed"]

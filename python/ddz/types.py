@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 Phase = Literal[
     "bid", "kick", "grab", "call", "reveal", "double", "show", "choose_side", "play", "over"
 ]
+#: The deal flows a rule set may play (`Rules.flow`, docs/rules.md#flow).
+Flow = Literal["one_landlord", "hidden_partner", "called_friend", "two_marks", "three_copies"]
 #: Every decision that is a word (plays are `Move`s, or their text in views).
 ActionWord = Literal[
     "pass",
@@ -193,6 +195,7 @@ __all__ = [
     "Agent",
     "Deal",
     "Event",
+    "Flow",
     "HistoryEntry",
     "Observation",
     "Phase",

@@ -43,6 +43,58 @@ pub enum ScoreScheme {
     Power,
 }
 
+/// The deal flow a rule set plays: how the roles are chosen, who sees
+/// what, how a deal is scored (docs/rules.md#flow). Each is one family of
+/// the table; the options below tune it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flow {
+    /// One landlord, chosen by bidding, against the rest (classic,
+    /// two-player, four-player, laizi).
+    OneLandlord,
+    /// The marked card's holder is the open landlord, the holder of its
+    /// other copy the hidden one (five-player).
+    HiddenPartner,
+    /// Grab for the main landlord, who plays solo or calls a friend by a
+    /// card (five-player-3deck).
+    CalledFriend,
+    /// A public and a secret mark name two landlords (six-player-2v4,
+    /// six-player-teams).
+    TwoMarks,
+    /// The three copies of a marked card name three landlords against
+    /// three farmers (six-player-3v3, six-player-3v3-kitty).
+    ThreeCopies,
+}
+
+impl Flow {
+    /// Every flow, in the order of docs/rules.md#flow.
+    pub const ALL: [Flow; 5] = [
+        Flow::OneLandlord,
+        Flow::HiddenPartner,
+        Flow::CalledFriend,
+        Flow::TwoMarks,
+        Flow::ThreeCopies,
+    ];
+
+    /// The presets that play this flow.
+    pub fn presets(self) -> impl Iterator<Item = &'static str> {
+        PRESETS
+            .into_iter()
+            .filter(move |p| Rules::preset(p).is_ok_and(|r| r.flow == self))
+    }
+
+    /// The word `Rules.flow` and `to_dict()` give.
+    pub fn name(self) -> &'static str {
+        match self {
+            Flow::OneLandlord => "one_landlord",
+            Flow::HiddenPartner => "hidden_partner",
+            Flow::CalledFriend => "called_friend",
+            Flow::TwoMarks => "two_marks",
+            Flow::ThreeCopies => "three_copies",
+        }
+    }
+}
+
 /// How the one-landlord presets choose their landlord (docs/table.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -99,8 +151,11 @@ pub struct KingBomb {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
-    /// The preset this rule set started from (informational).
+    /// The preset this rule set started from: a name only, which nothing
+    /// reads to decide how to play (`flow` and the options do).
     pub preset: String,
+    /// The deal flow: how roles are chosen, who sees what, the scoring.
+    pub flow: Flow,
     pub players: u8,
     pub decks: u8,
     /// Wild cards in the deck (0 or more).
@@ -209,7 +264,8 @@ pub const PRESETS: [&str; 10] = [
 
 /// Options added after the first record format (`ddz-game/1`): a rule set
 /// without them takes its preset's values.
-pub const LATER_OPTIONS: [&str; 7] = [
+pub const LATER_OPTIONS: [&str; 8] = [
+    "flow",
     "bidding",
     "kitty_shown",
     "doubling_bomb",
@@ -258,6 +314,7 @@ impl Rules {
     pub fn preset(name: &str) -> Result<Rules, UnknownPreset> {
         let classic = Rules {
             preset: "classic".into(),
+            flow: Flow::OneLandlord,
             players: 3,
             decks: 1,
             laizi: 0,
@@ -337,6 +394,7 @@ impl Rules {
                 kings.extend(combos_of(3, 2).map(|(s, b)| kb(s, b, 6, 0)));
                 kings.push(kb(2, 2, 8, 0));
                 Rules {
+                    flow: Flow::HiddenPartner,
                     joker_pairs: false,
                     doubling_bomb: 5,
                     king_bombs: kings,
@@ -349,6 +407,7 @@ impl Rules {
                     kings.extend(combos_of(n, 3).map(|(s, b)| kb(s, b, 4, n * 4 + b)));
                 }
                 Rules {
+                    flow: Flow::CalledFriend,
                     sequences: Sequences::LowA2,
                     wings_consecutive: true,
                     plane_222333_high: true,
@@ -365,6 +424,7 @@ impl Rules {
                 kings.push(kb(3, 3, 12, 0));
                 let kitty = name == "six-player-3v3-kitty";
                 Rules {
+                    flow: Flow::ThreeCopies,
                     // Seed 000 (no kitty) says pairs exclude jokers; seed 002 allows them.
                     joker_pairs: kitty,
                     kitty_shown: false,
@@ -393,6 +453,7 @@ impl Rules {
                 kings.extend(combos_of(7, 4).map(|(s, b)| kb(s, b, 8, 3)));
                 kings.push(kb(4, 4, 16, 0));
                 Rules {
+                    flow: Flow::TwoMarks,
                     joker_trio_pair: true,
                     sequences: Sequences::LowA2,
                     wings_consecutive: true,
@@ -507,7 +568,7 @@ mod tests {
     fn options_missing_from_an_older_rule_set_take_the_preset_value() {
         let laizi = Rules::preset("laizi").unwrap();
         let mut old: serde_json::Value = serde_json::from_str(&laizi.to_json()).unwrap();
-        for name in ["bidding", "kicks", "kick_factor", "six_beats_five"] {
+        for name in ["flow", "bidding", "kicks", "kick_factor", "six_beats_five"] {
             old.as_object_mut().unwrap().remove(name);
         }
         assert_eq!(Rules::from_json(&old.to_string()).unwrap(), laizi);
@@ -515,6 +576,15 @@ mod tests {
         assert!(Rules::from_json(&old.to_string()).is_err());
         // Options of the first format stay required.
         assert!(Rules::from_json(r#"{"preset": "classic"}"#).is_err());
+    }
+
+    #[test]
+    fn flow_names_are_the_serialised_words_and_each_has_its_family() {
+        for flow in Flow::ALL {
+            let word = serde_json::to_value(flow).unwrap();
+            assert_eq!(word.as_str(), Some(flow.name()));
+            assert_eq!(crate::table::family_of(flow).flow, flow);
+        }
     }
 
     #[test]

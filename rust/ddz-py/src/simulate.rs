@@ -100,7 +100,7 @@ pub fn simulate<'py>(
     let engine = rules.get().engine();
     let series = Series::new(engine, seed, policy).map_err(crate::errors::rules_error)?;
     let n = engine.rules().players as usize;
-    let extra = Extra::of(&engine.rules().preset);
+    let extra = Extra::of(engine.rules().flow);
     let mut columns = Columns::new(games, n, extra).map_err(memory_error)?;
     let mut recorded: Vec<Outcome> = Vec::new();
     in_blocks(py, games as usize, |r| {

@@ -380,10 +380,11 @@ impl PyTable {
         })
     }
 
-    /// Does the table play this rule set's preset?
+    /// Does the table play this preset? Every preset, as every rule set,
+    /// plays the flow its `flow` option names.
     #[staticmethod]
     fn plays(preset: &str) -> bool {
-        ddz_core::table::family_of(preset).is_some()
+        ddz_core::Rules::preset(preset).is_ok()
     }
 
     #[getter]

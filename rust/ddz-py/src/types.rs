@@ -148,11 +148,52 @@ fn apply_options(
             let why = e.find("expected ").map_or(e.as_str(), |at| &e[at..]);
             let message =
                 format!("bad value {shown} for option {name:?} of preset {preset:?}: {why}");
-            return Err(option_error(message, name, Some(shown.clone()), None));
+            let allowed = e.contains("unknown variant").then(|| quoted_words(why));
+            return Err(option_error(message, name, Some(shown.clone()), allowed));
         }
         fields.insert(name.clone(), value.clone());
     }
     serde_json::from_value(base).map_err(rules_error)
+}
+
+/// The words serde quotes in backticks (an enum option's variants in
+/// "expected one of `a`, `b`").
+fn quoted_words(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Why `Rules::from_json` refused `text`, naming the option at fault when
+/// one is: each option is tried alone on its preset's values (classic's
+/// when the preset is not one), as `Rules(...)` checks them.
+fn named_error(text: &str, e: serde_json::Error) -> PyErr {
+    let generic = || rules_error(format!("bad rules: {e}"));
+    let Ok(serde_json::Value::Object(given)) = serde_json::from_str(text) else {
+        return generic();
+    };
+    let preset = given
+        .get("preset")
+        .and_then(|p| p.as_str())
+        .unwrap_or("")
+        .to_string();
+    let base = Rules::preset(&preset).or_else(|_| Rules::preset("classic"));
+    let Ok(base) = base.map_err(rules_error).and_then(|b| base_json(&b)) else {
+        return generic();
+    };
+    let options: Vec<Given> = given
+        .into_iter()
+        .map(|(name, value)| {
+            let shown = value.to_string();
+            (name, value, shown)
+        })
+        .collect();
+    match apply_options(base, &options, &preset) {
+        Err(named) => named,
+        Ok(_) => generic(), // every option reads alone: one is missing
+    }
 }
 
 /// Each option as JSON (NaN and infinities refused), named in any error.
@@ -242,7 +283,7 @@ impl PyRules {
 
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        let rules = Rules::from_json(text).map_err(|e| rules_error(format!("bad rules: {e}")))?;
+        let rules = Rules::from_json(text).map_err(|e| named_error(text, e))?;
         build(rules)
     }
 
@@ -363,6 +404,11 @@ impl PyRules {
     #[getter]
     fn no_grab_base(&self) -> u8 {
         self.engine.rules().no_grab_base
+    }
+    /// The deal flow (docs/rules.md#flow).
+    #[getter]
+    fn flow(&self) -> &'static str {
+        self.engine.rules().flow.name()
     }
     #[getter]
     fn sequences(&self) -> String {

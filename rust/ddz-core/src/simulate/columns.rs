@@ -3,31 +3,30 @@
 
 use super::Outcome;
 use crate::batch::{check_size, TooBig};
+use crate::rules::Flow;
 
 /// Six-player-3v3 rows: open landlords and hidden landlords, padded with -1.
 pub const OPEN_WIDTH: usize = 3;
 pub const HIDDEN_WIDTH: usize = 2;
 
-/// Which columns a preset reports beyond the landlord, the winner, turns,
+/// Which columns a flow reports beyond the landlord, the winner, turns,
 /// bombs, multiplier and scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Extra {
     None,
-    /// `hidden_landlord` and `revealed` (five-player, five-player-3deck,
-    /// six-player-2v4, six-player-teams).
+    /// `hidden_landlord` and `revealed` (the flows `hidden_partner`,
+    /// `called_friend`, `two_marks`).
     Partner,
-    /// The open and hidden landlord lists (six-player-3v3, -kitty).
+    /// The open and hidden landlord lists (`three_copies`).
     LandlordLists,
 }
 
 impl Extra {
-    pub fn of(preset: &str) -> Extra {
-        match preset {
-            "five-player" | "five-player-3deck" | "six-player-2v4" | "six-player-teams" => {
-                Extra::Partner
-            }
-            "six-player-3v3" | "six-player-3v3-kitty" => Extra::LandlordLists,
-            _ => Extra::None,
+    pub fn of(flow: Flow) -> Extra {
+        match flow {
+            Flow::OneLandlord => Extra::None,
+            Flow::HiddenPartner | Flow::CalledFriend | Flow::TwoMarks => Extra::Partner,
+            Flow::ThreeCopies => Extra::LandlordLists,
         }
     }
 }

@@ -15,7 +15,6 @@ use crate::batch;
 use crate::cards::{Cards, SYMBOLS};
 use crate::engine::Engine;
 use crate::play::Move;
-use crate::rules::PRESETS;
 use std::fmt;
 
 pub use crate::batch::TooBig;
@@ -185,29 +184,22 @@ pub struct Outcome {
 /// A table deal's record: its deals, and each action as `(seat, entry)`.
 pub type TableRecord = (Vec<serde_json::Value>, Vec<(usize, serde_json::Value)>);
 
-/// Why a rule set cannot be simulated.
+/// Why a rule set cannot be simulated: its flow could not play it to the
+/// end (the check `ddz.Rules` runs; an `Engine` built in Rust may skip it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "simulate plays the presets' flows, and {:?} is no preset; the presets are: {}",
-            self.0,
-            PRESETS.join(", ")
-        )
+        write!(f, "simulate cannot play this rule set: {}", self.0)
     }
 }
 
 impl std::error::Error for Unsupported {}
 
-/// Every preset the table plays; the rest are refused.
-fn check_preset(engine: &Engine) -> Result<(), Unsupported> {
-    let preset = &engine.rules().preset;
-    crate::table::family_of(preset)
-        .map(|_| ())
-        .ok_or_else(|| Unsupported(preset.to_string()))
+/// Every rule set its flow can play; the rest are refused.
+fn check_playable(engine: &Engine) -> Result<(), Unsupported> {
+    crate::table::check_rules(engine.rules()).map_err(|e| Unsupported(e.to_string()))
 }
 
 /// Play `games` deals on `threads` threads; deal `i` uses generator
@@ -250,7 +242,7 @@ pub struct Series {
 
 impl Series {
     pub fn new(engine: &Engine, seed: u64, policy: Policy) -> Result<Self, Unsupported> {
-        check_preset(engine)?;
+        check_playable(engine)?;
         Ok(Series {
             shared: std::sync::Arc::new(engine.clone()),
             seed,
@@ -276,7 +268,7 @@ impl Series {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::rules::{Rules, PRESETS};
 
     /// The engine of a preset, for the flows' tests too.
     pub(super) fn engine(preset: &str) -> Engine {
@@ -300,19 +292,28 @@ mod tests {
     }
 
     #[test]
-    fn every_preset_plays_and_other_rule_sets_are_refused() {
+    fn every_preset_plays_and_unplayable_rule_sets_are_refused() {
         for preset in PRESETS {
             let e = engine(preset);
             assert_eq!(simulate(&e, 1, 0, 1, Policy::Random, 0).unwrap().len(), 1);
         }
-        // A rule set renamed from a preset has no flow to follow.
+        // A renamed preset plays as the preset: the name decides nothing.
         let house = Rules {
             preset: "house-rules".into(),
             ..Rules::preset("classic").unwrap()
         };
-        let e = Engine::new(house).unwrap();
-        let refused = simulate(&e, 1, 0, 1, Policy::Random, 0).unwrap_err();
-        assert!(refused.to_string().contains("\"house-rules\" is no preset"));
+        let renamed = simulate(&Engine::new(house).unwrap(), 50, 3, 1, Policy::Greedy, 0);
+        let classic = simulate(&engine("classic"), 50, 3, 1, Policy::Greedy, 0);
+        let scores = |r: Vec<Outcome>| r.into_iter().map(|o| o.scores).collect::<Vec<_>>();
+        assert_eq!(scores(renamed.unwrap()), scores(classic.unwrap()));
+        // A rule set its flow cannot play is refused, naming the option.
+        let kicks_without_once = Rules {
+            kicks: true,
+            ..Rules::preset("classic").unwrap()
+        };
+        let e = Engine::new(kicks_without_once).unwrap();
+        let refused = simulate(&e, 1, 0, 1, Policy::Random, 0);
+        assert!(refused.unwrap_err().to_string().contains("kicks"));
     }
 
     #[test]

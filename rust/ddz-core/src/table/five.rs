@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "five-player",
-    presets: &["five-player"],
+    flow: crate::rules::Flow::HiddenPartner,
     check,
     new,
 };
@@ -63,7 +63,10 @@ pub(super) fn check_five(rules: &Rules, decks: u8, why_decks: &str) -> Result<()
     if rules.decks != decks {
         return bad(
             "decks",
-            &format!("{:?} plays {decks} decks: {why_decks}", rules.preset),
+            &format!(
+                "the {} flow plays {decks} decks: {why_decks}",
+                rules.flow.name()
+            ),
         );
     }
     if rules.set_aside != 0 {

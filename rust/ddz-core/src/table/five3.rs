@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "five-player-3deck",
-    presets: &["five-player-3deck"],
+    flow: crate::rules::Flow::CalledFriend,
     check,
     new,
 };

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "landlord",
-    presets: &["classic", "two-player", "four-player", "laizi"],
+    flow: crate::rules::Flow::OneLandlord,
     check,
     new,
 };
@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn every_preset_plays_to_a_zero_sum_result() {
-        for preset in SPEC.presets {
+        for preset in SPEC.flow.presets() {
             for seed in 0..20 {
                 let mut t = table(preset, seed);
                 let mut rng = Rng(seed);

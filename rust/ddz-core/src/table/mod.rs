@@ -10,9 +10,9 @@
 //! What every preset shares lives here and beside it: dealing
 //! (`deal.rs`), auctions (`auction.rs`), trick play (`tricks.rs` and the
 //! play phase below), scoring (`scoring.rs`), physical cards
-//! (`physical.rs`). What differs is a [`Family`]: one file per family of
-//! presets (`landlord.rs`), registered in [`FAMILIES`]. Within a family a
-//! preset is data: the `Rules` options the family reads.
+//! (`physical.rs`). What differs is a [`Family`]: one file per flow
+//! (`Rules::flow`, e.g. `landlord.rs`), registered in [`family_of`]. Within
+//! a family a preset is data: the `Rules` options the family reads.
 
 pub mod action;
 pub mod auction;
@@ -37,7 +37,7 @@ pub use scoring::{Event, Settlement};
 use crate::engine::Engine;
 use crate::error::RulesError;
 use crate::play::Move;
-use crate::rules::Rules;
+use crate::rules::{Flow, Rules};
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::fmt;
@@ -113,8 +113,8 @@ impl From<IntRole> for Value {
 /// is scored. The table runs the trick play and calls these hooks; a family
 /// changes the shared state only through [`Core`].
 ///
-/// A new family is one file implementing this trait plus one entry in
-/// [`FAMILIES`] (docs/table.md).
+/// A new family is one file implementing this trait, a new [`Flow`] and
+/// one arm in [`family_of`] (docs/table.md).
 pub trait Family: Send + Sync {
     fn clone_box(&self) -> Box<dyn Family>;
 
@@ -202,38 +202,32 @@ pub struct Roles {
     pub landlord_won: bool,
 }
 
-/// A family as registered: the presets it plays, the check that refuses
+/// A family as registered: the flow it plays, the check that refuses
 /// the rule sets it cannot play, and how to make its state.
 pub struct FamilySpec {
     pub name: &'static str,
-    pub presets: &'static [&'static str],
+    pub flow: Flow,
     /// Called when a `Rules` is built: an `Err` refuses the rule set before
     /// any deal starts.
     pub check: fn(&Rules) -> Result<(), RulesError>,
     pub new: fn(&Rules) -> Box<dyn Family>,
 }
 
-/// Every family the table plays.
-pub static FAMILIES: &[&FamilySpec] = &[
-    &landlord::SPEC,
-    &five::SPEC,
-    &five3::SPEC,
-    &six_2v4::SPEC,
-    &six_3v3::SPEC,
-];
-
-/// The family that plays `preset`, if the table plays it.
-pub fn family_of(preset: &str) -> Option<&'static FamilySpec> {
-    FAMILIES
-        .iter()
-        .copied()
-        .find(|f| f.presets.contains(&preset))
+/// The family that plays `flow`: the registry of families (every flow has
+/// one).
+pub fn family_of(flow: Flow) -> &'static FamilySpec {
+    match flow {
+        Flow::OneLandlord => &landlord::SPEC,
+        Flow::HiddenPartner => &five::SPEC,
+        Flow::CalledFriend => &five3::SPEC,
+        Flow::TwoMarks => &six_2v4::SPEC,
+        Flow::ThreeCopies => &six_3v3::SPEC,
+    }
 }
 
-/// Refuse a rule set the table could not play to the end. Rule sets under
-/// a name no family plays pass (they can still list and compare plays).
+/// Refuse a rule set its flow could not play to the end.
 pub fn check_rules(rules: &Rules) -> Result<(), RulesError> {
-    family_of(&rules.preset).map_or(Ok(()), |f| (f.check)(rules))
+    (family_of(rules.flow).check)(rules)
 }
 
 /// The state every family shares, and the only way a family changes it.
@@ -391,17 +385,7 @@ impl Table {
     /// (in order: a record's redeals), then from `rng`.
     pub fn new(engine: Arc<Engine>, rng: Rng, given: Vec<Deal>) -> Result<Table, SetupError> {
         let rules = engine.rules();
-        let Some(spec) = family_of(&rules.preset) else {
-            return Err(SetupError(format!(
-                "the table does not play {:?}; it plays: {}",
-                rules.preset,
-                FAMILIES
-                    .iter()
-                    .flat_map(|f| f.presets.iter().copied())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        };
+        let spec = family_of(rules.flow);
         (spec.check)(rules).map_err(|e| SetupError(e.to_string()))?;
         let family = (spec.new)(rules);
         for deal in &given {
@@ -461,9 +445,7 @@ impl Table {
     /// A deal given as `{"hands": [...], "kitty": "...", ...}` (or as a
     /// record stores it), checked for this rule set and family.
     pub fn parse_deal(rules: &Rules, spec: &Value) -> Result<Deal, SetupError> {
-        let family = family_of(&rules.preset)
-            .map(|f| (f.new)(rules))
-            .ok_or_else(|| SetupError(format!("the table does not play {:?}", rules.preset)))?;
+        let family = (family_of(rules.flow).new)(rules);
         let deal = Deal::from_json(rules, spec, family.deal_keys()).map_err(SetupError)?;
         family.check_deal(rules, &deal).map_err(SetupError)?;
         Ok(deal)

@@ -16,17 +16,17 @@ pub(super) fn bad(option: &str, why: String) -> Result<(), RulesError> {
 /// What both families need: six seats, no wild cards, and none of the
 /// one-landlord options they do not play.
 pub(super) fn common(rules: &Rules) -> Result<(), RulesError> {
-    let name = &rules.preset;
+    let name = format!("the {} flow", rules.flow.name());
     if rules.players != 6 {
         return bad(
             "players",
-            format!("{name:?} is a flow for 6 players, not {}", rules.players),
+            format!("{name} is for 6 players, not {}", rules.players),
         );
     }
     if rules.laizi != 0 {
         return bad(
             "laizi",
-            format!("{name:?} marks suited cards and has no flow for wild cards"),
+            format!("{name} marks suited cards and has no step for wild cards"),
         );
     }
     for (option, on) in [
@@ -34,10 +34,7 @@ pub(super) fn common(rules: &Rules) -> Result<(), RulesError> {
         ("strong_hand_bids", rules.strong_hand_bids),
     ] {
         if on {
-            return bad(
-                option,
-                format!("{name:?} has no such step; it must be false"),
-            );
+            return bad(option, format!("{name} has no such step; it must be false"));
         }
     }
     Ok(())

@@ -28,7 +28,7 @@ use serde_json::{json, Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "six-marked",
-    presets: &["six-player-2v4", "six-player-teams"],
+    flow: crate::rules::Flow::TwoMarks,
     check,
     new,
 };
@@ -733,7 +733,7 @@ mod tests {
 
     #[test]
     fn random_deals_finish_zero_sum_and_refuse_illegal_actions() {
-        for preset in SPEC.presets {
+        for preset in SPEC.flow.presets() {
             for seed in 0..40 {
                 let t = play_random(table(preset, seed), seed);
                 let r = t.result().unwrap();

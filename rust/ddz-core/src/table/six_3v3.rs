@@ -26,7 +26,7 @@ use serde_json::{json, Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "six-3v3",
-    presets: &["six-player-3v3", "six-player-3v3-kitty"],
+    flow: crate::rules::Flow::ThreeCopies,
     check,
     new,
 };
@@ -51,12 +51,12 @@ fn king_bomb_step(jokers: usize) -> i64 {
 fn check(rules: &Rules) -> Result<(), RulesError> {
     super::six::common(rules)?;
     let bad = super::six::bad;
-    let name = &rules.preset;
+    let name = format!("the {} flow", rules.flow.name());
     if rules.decks != 3 {
         return bad(
             "decks",
             format!(
-                "{name:?} names its landlords by the three copies of the marked card, so it needs 3 decks, not {}",
+                "{name} names its landlords by the three copies of the marked card, so it needs 3 decks, not {}",
                 rules.decks
             ),
         );
@@ -64,7 +64,7 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
     if rules.set_aside != 0 {
         return bad(
             "set_aside",
-            format!("{name:?} needs every copy of the marked card dealt; set no cards aside"),
+            format!("{name} needs every copy of the marked card dealt; set no cards aside"),
         );
     }
     if !rules.kitty.is_multiple_of(6) {
@@ -105,7 +105,9 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
         if on {
             return bad(
                 option,
-                format!("{name:?} has no such step (it belongs to six-player-2v4 and -teams); it must be false"),
+                format!(
+                    "{name} has no such step (it belongs to the two_marks flow); it must be false"
+                ),
             );
         }
     }

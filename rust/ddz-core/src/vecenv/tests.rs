@@ -1,14 +1,14 @@
 use super::*;
 use crate::cards::SLOTS;
-use crate::rules::Rules;
-use crate::table::{Card, FAMILIES};
+use crate::rules::{Rules, PRESETS};
+use crate::table::Card;
 
 fn engine(preset: &str) -> Arc<Engine> {
     Arc::new(Engine::new(Rules::preset(preset).unwrap()).unwrap())
 }
 
 fn presets() -> impl Iterator<Item = &'static str> {
-    FAMILIES.iter().flat_map(|f| f.presets.iter().copied())
+    PRESETS.iter().copied()
 }
 
 fn options(threads: usize) -> Options {
