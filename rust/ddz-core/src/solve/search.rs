@@ -1,13 +1,14 @@
 //! The search: boolean negamax with move ordering and the table.
 
 use super::fewest::Fewest;
-use super::table::{Key, Table};
+use super::table::{pack, Key, Table};
 use super::{collect, kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
 use crate::play::{Move, Play};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// A position inside the search: fixed-size, copied freely.
@@ -23,8 +24,9 @@ pub(super) struct State {
 
 impl State {
     /// The table key; None when a hand does not pack (no table then).
+    #[inline]
     fn key(&self) -> Option<Key> {
-        let h = |s: usize| self.hands[s].packed();
+        let h = |s: usize| pack(&self.hands[s]);
         Some(if self.n == 2 {
             // One against one is symmetric: key by mover and other.
             let me = self.to_move as usize;
@@ -81,11 +83,37 @@ impl State {
     }
 }
 
+/// A solver's table: its own, or one that root-splitting threads share
+/// (every entry is an exact verdict, so what one thread proves serves all).
+pub(super) enum Shared<'e> {
+    Own(Table),
+    Locked(&'e Mutex<Table>),
+}
+
+impl Shared<'_> {
+    #[inline]
+    fn with<R>(&mut self, f: impl FnOnce(&mut Table) -> R) -> R {
+        match self {
+            Shared::Own(t) => f(t),
+            // A poisoned lock only means another thread panicked mid-call;
+            // each entry is written whole, so the table is still exact.
+            Shared::Locked(m) => f(&mut m.lock().unwrap_or_else(|e| e.into_inner())),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Shared::Own(t) => t.bytes(),
+            Shared::Locked(m) => m.lock().unwrap_or_else(|e| e.into_inner()).bytes(),
+        }
+    }
+}
+
 /// The index that stands for a pass in a move order.
 const PASS: u16 = u16::MAX;
 
 /// One depth's play list and its (order key, index) pairs.
-type Frame = (Vec<Play>, Vec<(u16, u16)>);
+type Frame = (Vec<Play>, Vec<(u32, u16)>);
 
 /// An exact solver over one rule set. The table persists between calls, so
 /// asking again in a later position of the same game costs little.
@@ -93,7 +121,7 @@ pub struct Solver<'e> {
     engine: &'e Engine,
     forbid: u32,
     options: Options,
-    table: Table,
+    table: Shared<'e>,
     fewest: Fewest,
     /// Play lists and their order, one pair per depth (no allocation per node).
     pool: Vec<Frame>,
@@ -102,6 +130,18 @@ pub struct Solver<'e> {
     deadline: Option<Instant>,
     aborted: bool,
     stop: Option<&'e AtomicBool>,
+    /// Lead plays for the control check, one list per level.
+    spare: Vec<Vec<Play>>,
+}
+
+/// The control check looks this many plays ahead: a play no opponent can
+/// answer, then up to this many more, the last going out.
+const CONTROL_PLAYS: u32 = 2;
+
+/// The fewest plays left, from an order key.
+#[inline]
+fn left_of(k: u32) -> u32 {
+    k >> 24
 }
 
 impl<'e> Solver<'e> {
@@ -111,7 +151,7 @@ impl<'e> Solver<'e> {
         Solver {
             engine,
             forbid: kind_mask(&options.forbid),
-            table: Table::new(memory / 8 * 7),
+            table: Shared::Own(Table::new(memory / 8 * 7)),
             fewest: Fewest::new(memory / 8),
             options,
             pool: Vec::new(),
@@ -120,6 +160,7 @@ impl<'e> Solver<'e> {
             deadline: None,
             aborted: false,
             stop: None,
+            spare: Vec::new(),
         }
     }
 
@@ -130,7 +171,7 @@ impl<'e> Solver<'e> {
 
     /// Forget every stored verdict.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.table.with(Table::clear);
     }
 
     /// Decide whether the side to move can force going out first, and how.
@@ -205,6 +246,23 @@ impl<'e> Solver<'e> {
 
     pub(super) fn set_stop(&mut self, stop: &'e AtomicBool) {
         self.stop = Some(stop);
+    }
+
+    /// Search with a table shared with other threads instead of its own.
+    pub(super) fn share_table(&mut self, table: &'e Mutex<Table>) {
+        self.table = Shared::Locked(table);
+    }
+
+    /// Hand the solver's own table over (for sharing), leaving a small one.
+    pub(super) fn take_table(&mut self) -> Table {
+        match std::mem::replace(&mut self.table, Shared::Own(Table::new(0))) {
+            Shared::Own(t) => t,
+            Shared::Locked(_) => Table::new(0),
+        }
+    }
+
+    pub(super) fn put_table(&mut self, table: Table) {
+        self.table = Shared::Own(table);
     }
 
     pub(super) fn start_budget(&mut self, clock: Instant) {
@@ -286,7 +344,7 @@ impl<'e> Solver<'e> {
         let mut moves: Vec<Move> = Vec::new();
         self.engine.generate_target(&hand, st.target, &mut moves);
         moves.retain(|m| self.forbid >> m.kind as u32 & 1 == 0);
-        let mut out: Vec<(u16, Option<Move>, State)> = moves
+        let mut out: Vec<(u32, Option<Move>, State)> = moves
             .into_iter()
             .map(|m| {
                 let p = Play::of(self.engine, &m);
@@ -295,7 +353,7 @@ impl<'e> Solver<'e> {
             .collect();
         out.sort_by_key(|&(k, _, _)| k);
         if !st.target.is_lead() {
-            out.push((u16::MAX, None, st.pass()));
+            out.push((u32::MAX, None, st.pass()));
         }
         out.into_iter().map(|(_, a, s)| (a, s)).collect()
     }
@@ -316,11 +374,11 @@ impl<'e> Solver<'e> {
 
     /// Lower keys are tried first: the fewest plays left, then non-bombs,
     /// then more cards.
-    fn order_key(&mut self, hand: &Cards, p: &Play) -> u16 {
-        let left = self.fewest.of(self.engine, self.forbid, *hand - p.cards) as u16;
-        let bomb = p.kind.is_bomb() as u16;
-        let len = p.cards.len().min(127) as u16;
-        left << 8 | bomb << 7 | (127 - len)
+    fn order_key(&mut self, hand: &Cards, p: &Play) -> u32 {
+        let left = self.fewest.of(self.engine, self.forbid, *hand - p.cards) as u32;
+        let bomb = p.kind.is_bomb() as u32;
+        let len = p.cards.len().min(127) as u32;
+        left << 24 | bomb << 7 | (127 - len)
     }
 
     #[inline]
@@ -347,7 +405,7 @@ impl<'e> Solver<'e> {
             self.pool.resize_with(depth + 1, Default::default);
         }
         let key = st.key();
-        if let Some(v) = key.and_then(|k| self.table.get(&k)) {
+        if let Some(v) = key.and_then(|k| self.table.with(|t| t.get(&k))) {
             return Some(v);
         }
         let (mut plays, mut order) = std::mem::take(&mut self.pool[depth]);
@@ -359,7 +417,7 @@ impl<'e> Solver<'e> {
             let v = self.search(st, depth, &plays, &mut order);
             if let (Some(v), Some(key)) = (v, key) {
                 let work = (64 - (self.nodes - before).leading_zeros()) as u8;
-                self.table.put(&key, v, work);
+                self.table.with(|t| t.put(&key, v, work));
             }
             v
         };
@@ -372,7 +430,7 @@ impl<'e> Solver<'e> {
         st: &State,
         depth: usize,
         plays: &[Play],
-        order: &mut Vec<(u16, u16)>,
+        order: &mut Vec<(u32, u16)>,
     ) -> Option<bool> {
         let me = st.to_move;
         let hand = st.hands[me as usize];
@@ -382,30 +440,67 @@ impl<'e> Solver<'e> {
             order.push((k, i as u16));
         }
         order.sort_unstable();
-        // Two plays to go, the first unbeatable: a win without a search.
-        for &(_, i) in order.iter().take_while(|&&(k, _)| k >> 8 == 1) {
-            if st.opponents_cannot_answer(self.engine, &plays[i as usize]) {
+        // A play no opponent can answer, after which the hand goes out
+        // through plays no opponent can answer: a win without a search.
+        for &(k, i) in order
+            .iter()
+            .take_while(|&&(k, _)| left_of(k) <= CONTROL_PLAYS)
+        {
+            let p = &plays[i as usize];
+            if st.opponents_cannot_answer(self.engine, p)
+                && self.controls(st, hand - p.cards, left_of(k), 0)
+            {
                 return Some(true);
             }
         }
         if !st.target.is_lead() {
             // A pass keeps the hand whole: it is tried after every play
             // that leaves no more plays to make than the hand needs now.
-            let now = self.fewest.of(self.engine, self.forbid, hand) as u16;
-            let at = order.partition_point(|&(k, _)| k >> 8 <= now);
+            let now = self.fewest.of(self.engine, self.forbid, hand) as u32;
+            let at = order.partition_point(|&(k, _)| left_of(k) <= now);
             order.insert(at, (0, PASS));
         }
-        for &(_, i) in order.iter() {
-            let child = if i == PASS {
+        let child_of = |i: u16| {
+            if i == PASS {
                 st.pass()
             } else {
                 st.play(&plays[i as usize])
-            };
+            }
+        };
+        for &(_, i) in order.iter() {
+            let child = child_of(i);
             let v = self.win(&child, depth + 1)?;
             if child.same_side(child.to_move, me) == v {
                 return Some(true);
             }
         }
         Some(false)
+    }
+
+    /// Can the mover, leading with `rest` (which needs `left` plays), go
+    /// out through plays that no opponent can answer, the last excepted?
+    /// Opponents' hands do not change while they pass, so this is exact.
+    fn controls(&mut self, st: &State, rest: Cards, left: u32, level: usize) -> bool {
+        if left <= 1 {
+            return true; // empty, or one play that goes out
+        }
+        if self.spare.len() <= level {
+            self.spare.resize_with(level + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.spare[level]);
+        collect(self.engine, self.forbid, &rest, Target::Lead, &mut list);
+        let mut found = false;
+        for p in &list {
+            let after = rest - p.cards;
+            if self.fewest.of(self.engine, self.forbid, after) as u32 + 1 == left
+                && st.opponents_cannot_answer(self.engine, p)
+                && self.controls(st, after, left - 1, level + 1)
+            {
+                found = true;
+                break;
+            }
+        }
+        self.spare[level] = list;
+        found
     }
 }
