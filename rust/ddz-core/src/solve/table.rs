@@ -106,9 +106,17 @@ impl Table {
         if self.stored * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_entries {
             self.grow();
         }
-        // A full bucket replaces its cheapest entry: growing for it as well
-        // doubled the table at half load, and clearing memory costs time.
-        let b = self.bucket(key);
+        let mut b = self.bucket(key);
+        let full = |t: &Table, b: usize| t.slots[b..b + WAYS].iter().all(|e| e[3] & OCCUPIED != 0);
+        // A full bucket in a half-full table grows it while the bound allows.
+        while full(self, b)
+            && self.stored * 2 >= self.slots.len()
+            && self.slots.len() < self.max_entries
+            && self.get(key).is_none()
+        {
+            self.grow();
+            b = self.bucket(key);
+        }
         let bucket = &mut self.slots[b..b + WAYS];
         let way = match bucket.iter().position(|e| Self::matches(e, key)) {
             Some(w) => w,
