@@ -197,7 +197,7 @@ def douzero_moves(cases, follow: bool = False) -> int:
 
 # --------------------------------------------------------------------------- every preset
 #: Cards a landlord adds to a full hand from the kitty, where that is not simply the
-#: whole kitty (RULES.md §6): ``six-player-3v3`` has no kitty; in ``six-player-3v3-kitty``
+#: whole kitty (docs/rules.md#presets): ``six-player-3v3`` has no kitty; in ``six-player-3v3-kitty``
 #: a sole open landlord takes all 12 (two take 6, three 4 each); in ``six-player-2v4`` and
 #: ``six-player-teams`` each of the two landlords takes 6, a solo landlord 12.
 KITTY_SHARES = {

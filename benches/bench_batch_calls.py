@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _hands import bench_cases
 
 import ddz
 
@@ -40,3 +41,13 @@ def test_count_moves_batch_call_two_threads(benchmark):
     hands = np.stack([ONE_CARD] * 4096)
     counts = benchmark(RULES.count_moves_batch, hands, threads=2)
     assert (counts == 1).all()
+
+
+def test_count_moves_batch_20000_leads(benchmark):
+    """The issue's batch figure: 20,000 rows of 20-card classic leads (the 200
+    bench hands, 100 times), every core; the README gives the median per hand."""
+    benchmark.group = "batch-20000"
+    cases = bench_cases(RULES, 20)
+    hands = np.tile(np.stack([np.asarray(c.hand.counts) for c in cases]), (100, 1))
+    counts = benchmark(RULES.count_moves_batch, hands)
+    assert len(counts) == 20_000 and (counts > 0).all()

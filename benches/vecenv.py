@@ -1,6 +1,12 @@
 """Decisions per second of ``ddz.VecEnv``, every preset the table plays; print a table.
 
     python benches/vecenv.py [--envs N] [--seconds S] [--threads N] [PRESET ...]
+    python benches/vecenv.py --steps N [--threads N] PRESET   # fixed work, for callgrind
+
+On a shared machine wall-clock rates move with the load (each row prints the load
+average); ``--steps`` runs a fixed number of steps and prints no rate table, so that
+``valgrind --tool=callgrind`` counts instructions per step independent of the load
+(run it with two step counts and take the difference, which removes start-up).
 
 Each row steps ``--envs`` envs for ``--seconds`` from Python: every step draws one
 uniformly random legal index per env in numpy from the returned observation's
@@ -16,6 +22,7 @@ not counted) runs in the same process for comparison.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -45,6 +52,24 @@ def vecenv_rate(preset: str, envs: int, seconds: float, threads: int | None) -> 
             deals += int(terminated.sum())
         steps += 20
     return steps * envs / (time.perf_counter() - t0), deals
+
+
+def fixed_steps(preset: str, envs: int, steps: int, threads: int | None) -> None:
+    """`steps` steps of random legal indices, as `vecenv_rate` takes them."""
+    env = ddz.VecEnv(preset, envs, seed=1, threads=threads)
+    rng = np.random.default_rng(1)
+    obs = env.reset()
+    for _ in range(steps):
+        counts = np.diff(obs["legal_offsets"])
+        obs, _, _, _ = env.step((rng.random(envs) * counts).astype(np.int64))
+
+
+def load() -> str:
+    """The 1-minute load average, where the system tells it."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "?"
 
 
 def simulate_rate(preset: str, threads: int | None) -> float:
@@ -87,10 +112,16 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="threads (default: all)")
     table_presets = [p for p in ddz.PRESETS if Table.plays(p)]
     parser.add_argument("presets", nargs="*", default=table_presets, metavar="PRESET")
+    parser.add_argument("--steps", type=int, default=None, help="fixed steps, no table")
     args = parser.parse_args()
     unknown = sorted(set(args.presets) - set(table_presets))
     if unknown:
         parser.error(f"the table does not play {unknown}; it plays {table_presets}")
+
+    if args.steps is not None:
+        for preset in args.presets:
+            fixed_steps(preset, args.envs, args.steps, args.threads)
+        return
 
     print(f"machine: {machine()}")
     print(f"ddz {version('ddz')}, threads {args.threads or ddz.default_threads()}")
@@ -98,18 +129,18 @@ def main() -> None:
         f"VecEnv, {args.envs} envs, random legal indices drawn in numpy, observations"
         f" every step, {args.seconds:g} s per row"
     )
-    header = f"{'preset':<24}{'decisions/s':>14}{'deals/s':>12}{'simulate deals/s':>18}"
+    header = f"{'preset':<24}{'decisions/s':>14}{'deals/s':>12}{'simulate deals/s':>18}{'load':>7}"
     print(header)
     print("-" * len(header))
     for preset in args.presets:
         rate, deals = vecenv_rate(preset, args.envs, args.seconds, args.threads)
         sim = simulate_rate(preset, args.threads)
-        print(f"{preset:<24}{rate:>14,.0f}{deals / args.seconds:>12,.0f}{sim:>18,.0f}")
+        print(f"{preset:<24}{rate:>14,.0f}{deals / args.seconds:>12,.0f}{sim:>18,.0f}{load():>7}")
     spiel = pyspiel_rate(args.seconds)
     if spiel is None:
         print("OpenSpiel: not installed")
     else:
-        print(f"{'OpenSpiel dou_dizhu, Python loop':<24}{spiel:>14,.0f}")
+        print(f"{'OpenSpiel dou_dizhu, Python loop':<24}{spiel:>14,.0f}{'':>30}{load():>7}")
 
 
 if __name__ == "__main__":

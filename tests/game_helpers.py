@@ -14,6 +14,7 @@ from reference_flow.deck import text
 
 import ddz
 from ddz.agents import RandomAgent
+from ddz.testing import swap_hidden_cards
 
 
 def step_by_agent(game: ddz.Game, agents: list) -> None:
@@ -63,43 +64,6 @@ def views_in_random_deals(
             assert ("legal_actions" in obs) == (seat == game.to_act)
             yield game, seat, obs
             step_by_agent(game, agents)
-
-
-def hidden_places(game: ddz.Game, viewer: int) -> list[tuple[object, list[str]]]:
-    """The non-empty card lists `viewer` may not see, each with its place (a
-    seat, "kitty" or "set_aside"): other hands it is not shown, the kitty
-    before it is given (unless shown to it), the set-aside cards."""
-    seen = game.flow.hands_seen_by(viewer)
-    n = game.rules.players
-    places: list[tuple[object, list[str]]] = [
-        (s, game.hands[s]) for s in range(n) if s != viewer and s not in seen
-    ]
-    if not game.kitty_given and not game.flow.kitty_seen_by(viewer):
-        places.append(("kitty", game.kitty))
-    on_table = isinstance(game, ddz.Table)
-    places.append(("set_aside", game.set_aside if on_table else game.deals[-1].set_aside))
-    return [p for p in places if p[1]]
-
-
-def swap_hidden_cards(
-    game: ddz.Game, viewer: int, rng: random.Random, *, suits_secret: bool = False
-) -> bool:
-    """Swap two cards of different ranks between two of `viewer`'s hidden
-    places, in place; True if it could. With `suits_secret`, any two different
-    identities: where a suited card decides roles, a suit must not show either."""
-    places = hidden_places(game, viewer)
-    if len(places) < 2:
-        return False
-    for _ in range(20):
-        (pa, a), (pb, b) = rng.sample(places, 2)
-        i, j = rng.randrange(len(a)), rng.randrange(len(b))
-        if (a[i] != b[j]) if suits_secret else (a[i][0] != b[j][0]):
-            if isinstance(game, ddz.Table):
-                game._swap(pa, a[i], pb, b[j])  # the table's own cards
-            else:
-                a[i], b[j] = b[j], a[i]
-            return True
-    return False
 
 
 def check_hidden_swap(

@@ -1,6 +1,6 @@
-"""The public Python API (API.md) for the `classic` and `two-player` presets.
+"""The public Python API (docs/game.md, docs/rules.md) for the `classic` and `two-player` presets.
 
-Parsing and canonical text (RULES.md §1), errors, preset facts (§3), rule-set
+Parsing and canonical text (docs/rules.md#cards), errors, preset facts (#presets), rule-set
 round trips, and the `Move` / previous-play surface.
 """
 
@@ -15,7 +15,7 @@ import ddz
 
 PLAY_PRESETS = ["classic", "two-player"]
 
-# RULES.md §3: players, decks, laizi, hand, kitty; two-player sets 11 aside.
+# docs/rules.md#presets: players, decks, laizi, hand, kitty; two-player sets 11 aside.
 PRESET_FACTS = {
     "classic": (3, 1, 0, 17, 3, 0),
     "two-player": (2, 1, 0, 20, 3, 11),
@@ -372,7 +372,7 @@ def test_same_move_across_presets_is_equal() -> None:
 
 
 def test_classify_non_plays(rules: ddz.Rules) -> None:
-    # "333444+5+66": plane wings never mix singles and pairs (RULES.md §2.2)
+    # "333444+5+66": plane wings never mix singles and pairs (docs/rules.md#kickers)
     for text in ("", "34", "3345", "33334", "2345 6", "JQKA2", "XD3", "333444566"):
         assert rules.classify(text) == [], text
     # no_bomb_inside: 3333 is a bomb, never a trio_single

@@ -10,7 +10,7 @@ Random seeded 17- and 20-card hands; for each hand we compare
   kinds and lengths this hand can itself play (so the answer is rarely just bombs).
 
 DouZero has no reading identity, so plays are compared as multisets of sorted card
-tuples; ddz lists a card set once per reading (RULES.md §2.2), DouZero once per time a
+tuples; ddz lists a card set once per reading (docs/rules.md#readings), DouZero once per time a
 generator emits it.  Every difference must be one of DouZero's known defects below,
 each checked precisely:
 
@@ -19,18 +19,18 @@ each checked precisely:
     kickers with ``itertools.combinations`` over a card *list* holding repeated ranks
     and dedupe with ``itertools.groupby``, which only drops *adjacent* repeats.
 (b) ``four_in_wings``: a plane whose single wings hold all four cards of a rank
-    (``333444555666+7777``).  RULES.md §2.2 ``no_bomb_inside`` forbids it.  DouZero never
+    (``333444555666+7777``).  docs/rules.md#kickers ``no_bomb_inside`` forbids it.  DouZero never
     lets a wing repeat a chain rank (it removes the chain's ranks from the wing pool), and
     no other DouZero kind can hold four of a rank except the bomb and 4+2, so this is the
     only ``no_bomb_inside`` difference.
 (c) ``wing_trio_compare``: ``filter_type_11_serial_3_1`` ranks a plane by the highest rank
-    held three times, wings included, so ``333444555+777`` counts as a 7.  RULES.md §2.2:
+    held three times, wings included, so ``333444555+777`` counts as a 7.  docs/rules.md#beats:
     "Planes compare by the chain, never by wing trios".
 (d) ``wing_trio_undetected``: ``get_move_type`` cannot classify a plane of 4 or 5 trios
     whose single wings contain a trio (``333444555666+7779``, ``333444555666+8889``): it
-    returns TYPE_15_WRONG and DouZero answers such a play with bombs only.  RULES.md §2.2
+    returns TYPE_15_WRONG and DouZero answers such a play with bombs only.  docs/rules.md#kickers
     ``plane_singles``: wings "may repeat a rank (a pair, even a trio among the wings)".
-(e) ``single_reading``: a card set with several readings (RULES.md §2 rule 4, §2.2:
+(e) ``single_reading``: a card set with several readings (docs/rules.md#readings:
     ``333444555666`` is a 4-trio chain or a 3-trio plane with wings ``666`` or ``333``) is
     always read one way by DouZero's ``get_move_type`` (here: the trio straight), so a
     player cannot choose the plane reading.  The follow is then compared against ddz's

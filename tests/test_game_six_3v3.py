@@ -390,13 +390,13 @@ def test_observations_hold_no_secret(preset: str) -> None:
     rng = random.Random(preset)
     moved = 0
     for g, seat, obs in views_in_random_deals(preset, 60, rng):
-        f = live(g)
+        twin = reference(g)  # one replay per view: replays cost
+        f = twin.flow
         secret = [s for s in f.hidden if s not in f.revealed and s != seat]
         assert not set(secret) & set(obs["landlords"])
         assert obs["landlords"] == sorted(set(f.open) | set(f.revealed) | ({seat} & set(f.hidden)))
         if rng.random() < 0.1 or g.phase != "play":  # replays cost: sample the play
             check_hidden_swap(g, seat, obs, rng)
-            twin = reference(g)
             if move_hidden_role(twin, seat, rng):
                 moved += 1
                 assert twin.observation(seat) == obs, f"seat {seat} sees a hidden landlord"

@@ -1,9 +1,9 @@
 """Fuzzing every entry point: each call returns or raises ValueError / TypeError.
 
-API.md: "Nothing panics, aborts or prints a Rust backtrace, from any entry
-point, on any input."  A Rust panic surfaces as `pyo3_runtime.PanicException`,
-which derives from BaseException, so every call is wrapped and the exception
-type checked by name.
+The promise of docs/limits.md: nothing panics, aborts or prints a Rust
+backtrace, from any entry point, on any input.  A Rust panic surfaces as
+`pyo3_runtime.PanicException`, which derives from BaseException, so every
+call is wrapped and the exception type checked by name.
 """
 
 from __future__ import annotations

@@ -3,16 +3,18 @@
 For each preset and each of its hand sizes (``preset_sizes``: the dealt hand, then
 each landlord hand = hand + kitty share), hypothesis deals a hand and another full
 hand from one shuffled set of the preset's decks (natural cards only: hands holding
-a laizi are refused for now) and checks, against RULES.md §2-§4 where it can:
+a laizi are refused for now) and checks, against docs/rules.md and docs/presets.md where it can:
 
 * every lead and every answer to a play of the other hand classifies back to a
   list holding an equal Move, lies inside the hand, is listed once, and has the
-  shape its kind, rank and length describe in this preset (§2, §2.1, §2.2, §3.1);
+  shape its kind, rank and length describe in this preset
+  (rules.md#kinds, #sequences, #kickers; presets.md#multi-deck);
 * every reading of a lead's cards is a lead, and removing a card never adds a lead
   (with the small-hand test below, this stands in for a brute-force oracle, which
   is out of reach at 20-46 cards);
 * every answer beats the play it answers, both by ``rules.beats`` and by a Python
-  reading of the general rules and of the preset's bomb ladder (§2, §2.3, §4), and
+  reading of the general rules and of the preset's bomb ladder (rules.md#beats,
+  rules.md#bomb-ladder, presets.md#low-a2), and
   the answers are exactly the leads that beat it;
 * ``count_moves`` == ``len(moves)``; ``hint`` is a permutation, non-bombs first.
 
@@ -39,7 +41,7 @@ from test_properties import brute_force_leads, counts_of  # noqa: E402
 
 RULES = {p: ddz.Rules(p) for p in ddz.PRESETS}
 DECKS = {p: preset_deck(r) for p, r in RULES.items()}
-ORDER = "3456789TJQKA2XD"  # single-card order, RULES.md §1
+ORDER = "3456789TJQKA2XD"  # single-card order, docs/rules.md#cards
 X, D = 13, 14  # joker slots
 
 #: hypothesis examples per (preset, size) and test; hands of multi-deck presets with many
@@ -68,11 +70,11 @@ def examples(preset: str):
     )
 
 
-# --- RULES.md, read in Python ------------------------------------------------
+# --- docs/rules.md, read in Python ------------------------------------------------
 
-#: §3.1: the presets with trio_single, plane_singles and four_two_*.
+#: presets.md#multi-deck: the presets with trio_single, plane_singles and four_two_*.
 CLASSIC_KICKERS = {"classic", "two-player", "laizi"}
-#: §3.1: joker pairs XX, DD (only possible with >= 2 decks).
+#: presets.md#multi-deck: joker pairs XX, DD (only possible with >= 2 decks).
 JOKER_PAIRS = {
     "four-player",
     "five-player-3deck",
@@ -80,9 +82,10 @@ JOKER_PAIRS = {
     "six-player-2v4",
     "six-player-teams",
 }
-#: §2.1, §2.2, §2.3: Low A-2 sequences, consecutive plane wings, AAA222+wings lowest.
+#: presets.md#low-a2, #consecutive-wings: Low A-2 sequences, consecutive plane wings,
+#: AAA222+wings lowest.
 LOW_A2 = {"five-player-3deck", "six-player-2v4", "six-player-teams"}
-#: §3.1: XXXDD / DDDXX are trio_pair.
+#: presets.md#multi-deck: XXXDD / DDDXX are trio_pair.
 JOKER_TRIO_PAIR = {"six-player-2v4", "six-player-teams"}
 LOW_A2_LINKS = [11, 12, *range(12)]  # A(low) 2 3 ... K A(high), as slots
 SEQUENCES = {"straight": (1, 5), "pair_straight": (2, 3), "trio_straight": (3, 2)}
@@ -107,7 +110,8 @@ TOP = (99, 0, 0)  # above every rank bomb
 
 
 def king_power(preset: str, x: int, d: int) -> tuple[int, int, int] | None:
-    """§4: the place of the king bomb of ``x`` small and ``d`` big jokers on the ladder,
+    """presets.md#king-bombs: the place of the king bomb of ``x`` small and ``d`` big
+    jokers on the ladder,
     as (cards, rank, order) where rank bomb ``n``x``r`` is (n, r, 0); None if not a bomb.
     A place "between 2222 and 33333" is (4, 13, ...)."""
     j = x + d
@@ -148,17 +152,18 @@ def king_power(preset: str, x: int, d: int) -> tuple[int, int, int] | None:
 
 
 def power(preset: str, m: ddz.Move) -> tuple[int, int, int]:
-    """§4: a bomb's place on the ladder."""
+    """rules.md#bomb-ladder: a bomb's place on the ladder."""
     c = m.cards.counts
     if m.kind == "bomb":
         return (len(m), ORDER.index(m.rank), 0)
     p = king_power(preset, int(c[X]), int(c[D]))
-    assert p is not None, f"{preset}: {m!r} is not a king bomb (RULES.md §4)"
+    assert p is not None, f"{preset}: {m!r} is not a king bomb (docs/presets.md#king-bombs)"
     return p
 
 
 def plain_order(preset: str, m: ddz.Move) -> int:
-    """§2, §2.3: the strength of a non-bomb play among plays of its kind and length."""
+    """The strength of a non-bomb play among plays of its kind and length
+    (rules.md#beats, presets.md#low-a2)."""
     if preset in LOW_A2 and m.kind == "plane_pairs" and m.length == 2:
         if m.rank == "2":  # AAA222 + wings: the lowest
             return -1
@@ -181,7 +186,7 @@ def oracle_beats(preset: str, a: ddz.Move, b: ddz.Move) -> bool:
 
 
 def chain(preset: str, top: str, links: int) -> list[int]:
-    """§2.1: the slots of the sequence of ``links`` links ending at ``top``."""
+    """rules.md#sequences: the slots of the sequence of ``links`` links ending at ``top``."""
     if preset in LOW_A2:
         end = 13 if top == "A" else LOW_A2_LINKS.index(ORDER.index(top))
         assert end - links + 1 >= 0, f"no {links}-link sequence ends at {top}"
@@ -192,7 +197,8 @@ def chain(preset: str, top: str, links: int) -> list[int]:
 
 
 def check_shape(preset: str, m: ddz.Move) -> None:
-    """``m`` has the shape its kind, rank and length say, in this preset (§2, §3.1)."""
+    """``m`` has the shape its kind, rank and length say, in this preset
+    (rules.md#kinds, presets.md#multi-deck)."""
     c = [int(n) for n in m.cards.counts]
     n, kind, r = len(m), m.kind, ORDER.index(m.rank)
     assert c[15] == 0 and sum(c) == n > 0
@@ -200,7 +206,7 @@ def check_shape(preset: str, m: ddz.Move) -> None:
     assert kind in ALL_KINDS
     assert m.is_bomb == (kind in ("bomb", "king_bomb"))
     if preset not in CLASSIC_KICKERS:
-        assert kind not in NO_CLASSIC_KICKERS, f"{preset} has no {kind} (§3.1)"
+        assert kind not in NO_CLASSIC_KICKERS, f"{preset} has no {kind} (presets.md#multi-deck)"
     if kind == "king_bomb":
         assert c[X] + c[D] == n == m.length and m.rank == ("D" if c[D] else "X")
         power(preset, m)
@@ -208,7 +214,7 @@ def check_shape(preset: str, m: ddz.Move) -> None:
     if kind == "bomb":
         assert c[r] == n == m.length >= 4 and r < 13
         return
-    # §2.2 no_bomb_inside: no rank 4 times, except the body of a four_two_*
+    # rules.md#kickers no_bomb_inside: no rank 4 times, except the body of a four_two_*
     four = kind in ("four_two_singles", "four_two_pairs")
     assert all(k <= 3 for s, k in enumerate(c) if not (four and s == r)), f"bomb inside {m!r}"
     pairs_ok = preset in JOKER_PAIRS
@@ -217,7 +223,7 @@ def check_shape(preset: str, m: ddz.Move) -> None:
         assert m.length >= least and n == per * m.length
         links = chain(preset, m.rank, m.length)
         assert c == [per if s in links else 0 for s in range(16)], f"{m!r} is no sequence"
-        assert not (kind == "trio_straight" and links == [11, 12]), "AAA222 (§2.1)"
+        assert not (kind == "trio_straight" and links == [11, 12]), "AAA222 (rules.md#sequences)"
         return
     if kind in ("plane_singles", "plane_pairs"):
         links = chain(preset, m.rank, m.length)
@@ -228,8 +234,8 @@ def check_shape(preset: str, m: ddz.Move) -> None:
             return
         assert n == 5 * m.length and set(wings) <= {0, 2}
         if not pairs_ok:
-            assert wings[X] == wings[D] == 0, f"{preset}: no joker pairs (§3.1)"
-        if preset in LOW_A2:  # wings_consecutive (§2.2): a run of pairs, or XXDD
+            assert wings[X] == wings[D] == 0, f"{preset}: no joker pairs (presets.md#multi-deck)"
+        if preset in LOW_A2:  # wings_consecutive (rules.md#kickers): a run of pairs, or XXDD
             held = [s for s in range(15) if wings[s]]
             k = m.length
             runs = [sorted(LOW_A2_LINKS[i : i + k]) for i in range(15 - k)]
@@ -246,7 +252,7 @@ def check_shape(preset: str, m: ddz.Move) -> None:
     body = 4 if four else 3
     assert c[r] == body and (r < 13 or not four)
     rest[r] = 0
-    if r >= 13:  # a joker trio: only XXXDD / DDDXX, as trio_pair (§3.1)
+    if r >= 13:  # a joker trio: only XXXDD / DDDXX, as trio_pair (presets.md#multi-deck)
         assert preset in JOKER_TRIO_PAIR and kind == "trio_pair" and rest[X + D - r] == 2
     kickers = sorted(k for k in rest if k)
     if kind == "trio":
@@ -350,11 +356,11 @@ def test_follows(preset: str, size: int) -> None:
         assert not rules.beats(prev, prev)
         plays = rules.moves(hand, prev)
         check_plays(preset, hand, plays, prev)
-        # the answers are exactly the leads that beat prev, by the engine and by §2/§4
+        # the answers are exactly the leads that beat prev (rules.md#beats)
         leads = rules.moves(hand)
         assert set(plays) == {m for m in leads if rules.beats(m, prev)}
         wrong = [m for m in leads if rules.beats(m, prev) != oracle_beats(preset, m, prev)]
-        assert not wrong, f"beats({wrong[0]!r}, {prev!r}) disagrees with RULES.md"
+        assert not wrong, f"beats({wrong[0]!r}, {prev!r}) disagrees with docs/rules.md"
         # a strict order on the plays met here
         for m in plays[:50]:
             assert not rules.beats(prev, m)
@@ -385,7 +391,8 @@ def test_small_hands_against_brute_force(preset: str) -> None:
 @pytest.mark.parametrize("preset", ddz.PRESETS)
 def test_bomb_ladder(preset: str) -> None:
     """Every rank bomb and joker combination the decks allow, against each other and a
-    few non-bombs: the readings of joker-only cards and ``beats`` follow §3.1 and §4
+    few non-bombs: the readings of joker-only cards and ``beats`` follow presets.md#multi-deck
+    and #king-bombs
     (most of these pairs never meet in a deal, so the properties above cannot see them)."""
     rules = RULES[preset]
     decks = rules.decks
@@ -403,7 +410,7 @@ def test_bomb_ladder(preset: str) -> None:
             place = king_power(preset, x, d)
             if place is not None:
                 assert [m.kind for m in readings] == ["king_bomb"], f"{'X' * x}{'D' * d}"
-            else:  # §3.1: single jokers, joker pairs, XXXDD/DDDXX; nothing else
+            else:  # presets.md#multi-deck: single jokers, joker pairs, XXXDD/DDDXX; nothing else
                 expected = {(1, 0): "single", (0, 1): "single"}
                 if preset in JOKER_PAIRS:
                     expected.update({(2, 0): "pair", (0, 2): "pair"})

@@ -2,7 +2,7 @@
 
 Hands are drawn from the real deck (four of each rank 3..2, one X, one D).
 A small brute-force oracle (every sub-multiset, classified through
-`rules.classify`, compared by a Python reading of RULES.md §2 and §4) checks
+`rules.classify`, compared by a Python reading of docs/rules.md#kinds and #bomb-ladder) checks
 `rules.moves` exactly on small hands.
 """
 
@@ -19,7 +19,7 @@ import ddz
 
 PRESETS = ["classic", "two-player"]
 RULES = {p: ddz.Rules(p) for p in PRESETS}
-ORDER = "3456789TJQKA2XD"  # single-card order, RULES.md §1
+ORDER = "3456789TJQKA2XD"  # single-card order, docs/rules.md#cards
 DECK = [slot for slot in range(15) for _ in range(4 if slot < 13 else 1)]
 assert len(DECK) == 54
 
@@ -60,7 +60,7 @@ def key(m: ddz.Move) -> tuple[str, str, int, str]:
 
 
 def oracle_beats(a: ddz.Move, b: ddz.Move) -> bool:
-    """RULES.md §2 general rules and the classic ladder of §4."""
+    """docs/rules.md#beats and the classic ladder of #bomb-ladder."""
     if a.kind == "king_bomb":
         return b.kind != "king_bomb"
     if b.kind == "king_bomb":

@@ -129,6 +129,40 @@ def test_out_of_turn_illegal_and_after_the_end_are_409(server: Server) -> None:
     error_of(server.http.post(f"/tables/{table}/next", headers=bearer(mine)), 409)
 
 
+def test_the_short_way_for_actions_answers_as_fastapi_does(server: Server) -> None:
+    """A plain JSON action is answered by serve/fastpath.py, the same request
+    with a charset by the FastAPI route: refusals, retries and views agree."""
+    table, tokens = server.create("classic", seed=5)
+    to_act = server.view(table, tokens["0"])["observation"]["to_act"]
+    mine, other = tokens[str(to_act)], tokens[str((to_act + 1) % 3)]
+    url = f"/tables/{table}/actions"
+
+    def both(token: str, body: dict) -> tuple[httpx.Response, httpx.Response]:
+        sent = json.dumps(body)
+        return tuple(  # type: ignore[return-value]
+            server.http.post(url, content=sent, headers={**bearer(token), "content-type": kind})
+            for kind in ("application/json", "application/json; charset=utf-8")
+        )
+
+    for token, body in [
+        (other, {"action": "pass", "key": "a"}),
+        (mine, {"action": "zz", "key": "b"}),
+    ]:
+        short, routed = both(token, body)
+        assert short.status_code == routed.status_code == 409
+        assert short.json() == routed.json() and "error" in short.json()
+        assert short.headers["content-length"] == str(len(short.content))
+    deep = server.http.post(
+        url, content="[" * 4_000, headers={**bearer(mine), "content-type": "application/json"}
+    )
+    error_of(deep, 400)  # handed on to FastAPI, which says the body is not JSON
+    action = server.view(table, mine)["observation"]["legal_actions"][0]
+    routed, short = reversed(both(mine, {"action": action, "key": "c"}))
+    assert routed.status_code == short.status_code == 200
+    assert short.json() == routed.json() == server.view(table, mine)  # applied once
+    assert short.json()["version"] == 1
+
+
 def test_tokens_open_only_their_seat_of_their_table(server: Server) -> None:
     table, tokens = server.create("classic", seed=1, bots={"1": "greedy"})
     other_table, other_tokens = server.create("classic", seed=1)

@@ -108,6 +108,8 @@ def test_every_preset_steps_to_settled_deals(preset: str) -> None:
     for step in range(300):
         if step % 50 == 0:
             check_against_the_table(env, obs)
+        # Every env has a seat to act (a deal won as dealt is skipped).
+        assert (np.diff(obs["legal_offsets"]) > 0).all()
         obs, rewards, terminated, info = env.step(random_actions(obs, rng))
         assert rewards.shape == (16, n) and terminated.shape == (16,)
         done = terminated.nonzero()[0]
@@ -120,6 +122,15 @@ def test_every_preset_steps_to_settled_deals(preset: str) -> None:
         # A finished env shows its next deal at once: nothing played yet.
         assert (obs["played"][done] == 0).all()
     assert ended > 0
+
+
+def test_a_deal_won_as_dealt_is_skipped() -> None:
+    # Series 32's first six-player-3v3 deal is an auto-win: nobody decides.
+    assert Table(ddz.Rules("six-player-3v3"), seed=32).phase == "over"
+    env = ddz.VecEnv("six-player-3v3", 2, seed=31)
+    obs = env.reset()
+    assert (np.diff(obs["legal_offsets"]) > 0).all()
+    assert env.phase_names[obs["phase"][1]] != "over"
 
 
 def test_auto_reset_counts_each_envs_deals() -> None:

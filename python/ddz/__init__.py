@@ -23,6 +23,7 @@ from ddz._ddz import (
     Solution,
     Table,
     VecEnv,
+    __version__,  # the one version: Cargo.toml [workspace.package]
     default_threads,
 )
 
@@ -31,11 +32,23 @@ Sequence.register(MoveList)
 Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
+from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
 from ddz.simulate import simulate  # noqa: E402
+from ddz.types import Agent  # noqa: E402
 
 
-def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
+def __getattr__(name: str) -> object:
+    # `ddz.distributed` needs Ray (an extra): loaded on first use, so that
+    # `import ddz` never imports Ray.
+    if name == "distributed":
+        import importlib
+
+        return importlib.import_module("ddz.distributed")
+    raise AttributeError(f"module 'ddz' has no attribute {name!r}")
+
+
+def play(rules: str | Rules, agents: Sequence[Agent], seed: int | None = None) -> Game:
     """Play one deal to the end, one agent per seat; returns the finished Game."""
     game = Game(rules, seed=seed)
     if len(agents) != game.rules.players:
@@ -49,8 +62,12 @@ def play(rules: str | Rules, agents: list, seed: int | None = None) -> Game:
 __all__ = [
     "PASS",
     "PRESETS",
+    "RecordError",
+    "RulesError",
     "ActionList",
+    "CardError",
     "Cards",
+    "DdzError",
     "Game",
     "IllegalAction",
     "Move",
@@ -65,4 +82,3 @@ __all__ = [
     "simulate",
     "__version__",
 ]
-__version__ = "0.1.0"

@@ -10,6 +10,10 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+# The exception family lives in ddz.errors; the extension raises it.
+from ddz.errors import IllegalAction as IllegalAction
+from ddz.types import Observation, Phase, Result
+
 __all__ = [
     "Rules",
     "Cards",
@@ -22,9 +26,14 @@ __all__ = [
     "ActionList",
     "IllegalAction",
     "Solution",
+    "VecEnv",
+    "__version__",
 ]
 
-#: The preset names of RULES.md §3, in table order.
+#: The package version (from Cargo.toml).
+__version__: str
+
+#: The preset names of docs/rules.md#presets, in table order.
 PRESETS: tuple[str, ...]
 
 def simulate(
@@ -75,7 +84,7 @@ class Move:
 
     @property
     def kind(self) -> str:
-        """Kind id of RULES.md §2 ('single', 'pair', ..., 'bomb', 'king_bomb')."""
+        """Kind id of docs/rules.md#kinds ('single', 'pair', ..., 'bomb', 'king_bomb')."""
 
     @property
     def cards(self) -> Cards:
@@ -125,6 +134,10 @@ class MoveList(Sequence[Move]):
     def cards(self) -> list[Cards]:
         """The cards of every play, as `Cards`."""
 
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Every play as `VecEnv`'s legal columns: `cards`, `represents` (uint8[len, 16]),
+        `kind`, `rank`, `length` (int8[len])."""
+
 @final
 class Rules:
     """A rule set: a preset with options, compiled for play."""
@@ -140,6 +153,77 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """Every option as a plain, JSON-serialisable dict."""
 
+    # Typed getters of every option (docs/rules.md#custom-rule-sets).
+    @property
+    def trio_single(self) -> bool: ...
+    @property
+    def plane_singles(self) -> bool: ...
+    @property
+    def four_two_singles(self) -> bool: ...
+    @property
+    def four_two_pairs(self) -> bool: ...
+    @property
+    def joker_pairs(self) -> bool: ...
+    @property
+    def joker_trio_pair(self) -> bool: ...
+    @property
+    def wings_consecutive(self) -> bool: ...
+    @property
+    def no_bomb_inside(self) -> bool: ...
+    @property
+    def rocket_as_kickers(self) -> bool: ...
+    @property
+    def plane_222333_high(self) -> bool: ...
+    @property
+    def seven_star_kills_last_joker(self) -> bool: ...
+    @property
+    def spring(self) -> bool: ...
+    @property
+    def anti_spring(self) -> bool: ...
+    @property
+    def auto_win(self) -> bool: ...
+    @property
+    def kitty_shown(self) -> bool: ...
+    @property
+    def kicks(self) -> bool: ...
+    @property
+    def strong_hand_bids(self) -> bool: ...
+    @property
+    def six_beats_five(self) -> bool: ...
+    @property
+    def landlord_bidding(self) -> bool: ...
+    @property
+    def farmers_pick_sides(self) -> bool: ...
+    @property
+    def both_copies_open(self) -> bool: ...
+    @property
+    def three_copies_win(self) -> bool: ...
+    @property
+    def forced_taker(self) -> bool: ...
+    @property
+    def doubling_bomb(self) -> int: ...
+    @property
+    def kick_factor(self) -> int: ...
+    @property
+    def level_points(self) -> int: ...
+    @property
+    def no_grab_base(self) -> int: ...
+    @property
+    def sequences(self) -> str: ...
+    @property
+    def ladder(self) -> str: ...
+    @property
+    def double_step(self) -> str: ...
+    @property
+    def score_scheme(self) -> str: ...
+    @property
+    def bidding(self) -> str: ...
+    @property
+    def kitty_split(self) -> str: ...
+    @property
+    def two_bids_base(self) -> str: ...
+    @property
+    def king_bombs(self) -> list[dict[str, int]]: ...
     @property
     def preset(self) -> str: ...
     @property
@@ -232,9 +316,6 @@ class Solution:
         """With `line=True`: `(seat, action)` pairs to the end of the deal, the
         winner's winning plays against the loser's first plays in search order."""
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the game is left unchanged."""
-
 _Action: TypeAlias = Move | str
 
 @final
@@ -254,6 +335,10 @@ class ActionList(Sequence[_Action]):
     __hash__: None  # type: ignore[assignment]
     def index(self, item: object) -> int: ...  # type: ignore[override]
     def count(self, item: object) -> int: ...
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Every action as `VecEnv`'s legal columns (`cards`, `represents`, `kind`,
+        `rank`, `length`); a word's cards are zeros."""
+
     def to_list(self) -> list[_Action]:
         """A plain list of the actions."""
 
@@ -270,7 +355,7 @@ class Table:
         """Does the table play this preset?"""
 
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> Phase: ...
     @property
     def to_act(self) -> int: ...
     @property
@@ -279,11 +364,11 @@ class Table:
     def step(self, action: _Action, cards: str | None = None) -> None:
         """Take `action`; `IllegalAction` leaves the table as it was."""
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         """Everything `seat` may know, and nothing more."""
 
     @property
-    def result(self) -> dict[str, Any] | None: ...
+    def result(self) -> Result | None: ...
     @property
     def deals(self) -> list[dict[str, Any]]: ...
     @property

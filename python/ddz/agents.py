@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ddz.game import PASS
 
@@ -14,7 +15,7 @@ class RandomAgent:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: dict, legal: Sequence):
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         return legal[self._rng.randrange(len(legal))]
 
 
@@ -22,7 +23,7 @@ class GreedyAgent:
     """Plays its smallest play that beats, else passes; leads its smallest
     play; bids the lowest bid open and declines every other option."""
 
-    def act(self, observation: dict, legal: Sequence):
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         if observation["phase"] == "play":
             return legal[0]  # hint order: smallest first, bombs last; PASS last
         bids = [a for a in legal if isinstance(a, str) and (a.startswith("bid:") or a == "call")]
@@ -63,7 +64,7 @@ class SolverAgent:
         #: The last solution found (for an app that shows the verdict).
         self.last_solution: object | None = None
 
-    def act(self, observation: dict, legal: list):
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         if observation["phase"] == "play":
             choice = self._solve(observation, legal)
             if choice is not None:
@@ -77,7 +78,7 @@ class SolverAgent:
             self._rules[preset] = ddz.Rules(preset)
         return self._rules[preset]
 
-    def _solve(self, obs: dict, legal: list):
+    def _solve(self, obs: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         rules = self._rules_of(obs["preset"])
         hands = self._hands(rules, obs)
         if hands is None or len(hands) not in (2, 3):
@@ -110,7 +111,7 @@ class SolverAgent:
         best = solution.plays[0]
         return next((a for a in legal if a == best), None)
 
-    def _hands(self, rules, obs: dict):
+    def _hands(self, rules: Any, obs: Mapping[str, Any]) -> Any:
         seen = dict(obs.get("seen_hands") or {})
         seen[str(obs["seat"])] = obs["hand"]
         sizes = obs["hand_sizes"]

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import json
+from typing import cast
 
 import numpy as np
 
 from ddz._ddz import Rules
 from ddz._ddz import simulate as _simulate
 from ddz.game.game import FORMAT
+from ddz.types import SimulateResult
+
+#: Role columns every preset's output holds, -1 where the role does not
+#: exist (the preset has none, or the deal did not name one): key, width.
+PADDED = (
+    ("hidden_landlord", None),
+    ("deputy", None),
+    ("second_landlord", None),
+    ("counter_landlord", None),
+    ("open_landlords", 3),
+    ("hidden_landlords", 2),
+)
 
 
 def simulate(
@@ -20,7 +33,7 @@ def simulate(
     record: int = 0,
     *,
     first: int = 0,
-) -> dict:
+) -> SimulateResult:
     """Play `games` deals with a built-in policy (``"random"`` or ``"greedy"``)
     on every core; the same seed gives the same results whatever `threads`.
 
@@ -49,6 +62,12 @@ def simulate(
     source-000 auto-win names the receiver alone); ``revealed``
     (``bool[games, 2]``) says whether that hidden landlord played a copy of
     the marked card.
+    Every preset's output holds every one of these keys: a role a preset
+    does not have is -1 in every row (``hidden_landlord``, ``deputy``,
+    ``second_landlord``, ``counter_landlord`` as ``int64[games]``,
+    ``open_landlords`` ``int64[games, 3]``, ``hidden_landlords``
+    ``int64[games, 2]``), and ``revealed`` is all False where nothing is
+    hidden (``bool[games]``, ``bool[games, 2]`` in the 3 v 3 presets).
     With ``record=k`` it also holds
     ``records``: the first k deals as `Game` records, which
     ``ddz.Game.from_json`` replays. ``first`` starts the series at that deal,
@@ -95,6 +114,12 @@ def simulate(
         out["open_landlords"] = raw["open_landlords"]
         out["hidden_landlords"] = raw["hidden_landlords"]
         out["revealed"] = raw["hidden_revealed"]
+    n = len(out["landlord"])
+    for key, width in PADDED:
+        if key not in out:
+            out[key] = np.full(n if width is None else (n, width), -1, dtype=np.int64)
+    if "revealed" not in out:
+        out["revealed"] = np.zeros(n, dtype=bool)  # nothing hidden to reveal
     if record:
         out["records"] = records
-    return out
+    return cast(SimulateResult, out)

@@ -5,6 +5,7 @@
     ddz moves PRESET HAND [--prev PLAY] [--json]   # legal plays, in hint order
     ddz classify PRESET CARDS [--json]             # every reading of CARDS as one play
     ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
+    ddz simulate PRESET -n GAMES --ray [ADDRESS]   # the same deals on a Ray cluster
     ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
     ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
@@ -112,6 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     sim.add_argument("--policy", choices=["random", "greedy"], default="random")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play on a Ray cluster: ADDRESS, else RAY_ADDRESS, else a local one "
+        "(docs/distributed.md)",
+    )
 
     play = _command(
         sub,

@@ -16,7 +16,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -118,7 +119,7 @@ def events_text(events: list[list]) -> str:
     return ", ".join(parts)
 
 
-def roles(obs: dict) -> dict[int, str]:
+def roles(obs: Mapping[str, Any]) -> dict[int, str]:
     """Each seat's role as this seat knows it (unknown seats are left out)."""
     known: dict[int, str] = {}
     for key, label in (("landlords", "landlord"), ("open_landlords", "open landlord")):
@@ -142,7 +143,7 @@ def roles(obs: dict) -> dict[int, str]:
     return known
 
 
-def marks(obs: dict, symbols: bool) -> list[Text]:
+def marks(obs: Mapping[str, Any], symbols: bool) -> list[Text]:
     """The marked cards this seat knows of, and who holds them."""
 
     def card(c: str) -> Text:
@@ -166,7 +167,7 @@ def marks(obs: dict, symbols: bool) -> list[Text]:
     return shown
 
 
-def last_play(obs: dict) -> tuple[int, str] | None:
+def last_play(obs: Mapping[str, Any]) -> tuple[int, str] | None:
     """The seat and text of the play to beat, from the visible history."""
     if not obs.get("to_beat"):
         return None
@@ -176,7 +177,7 @@ def last_play(obs: dict) -> tuple[int, str] | None:
     return None
 
 
-def state_lines(console: Console, obs: dict, me: int, preset: str) -> list[Text]:
+def state_lines(console: Console, obs: Mapping[str, Any], me: int, preset: str) -> list[Text]:
     """The table as `me` knows it: roles, marks, kitty, multiplier, seats,
     the play to beat."""
     symbols = uses_symbols(console)
@@ -290,7 +291,7 @@ def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> Sequence:
     return legal
 
 
-def final_table(result: dict, obs: dict, me: int) -> Table:
+def final_table(result: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> Table:
     winners = set(result.get("winners", []))
     known = roles(obs)
     table = Table(title="result", title_justify="left")
@@ -385,7 +386,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         console.print("\nbye")
         return 130
-    result = game.result or {}
+    result: Mapping[str, Any] = game.result or {}
     obs = game.observation(me)
     console.print()
     console.print(final_table(result, obs, me))

@@ -7,6 +7,8 @@ import argparse
 import json
 import time
 from collections import Counter
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -39,7 +41,7 @@ class Tally:
         self.multiplier = 0
         self.scores: Counter[int] = Counter()
 
-    def add(self, part: dict) -> None:
+    def add(self, part: Mapping[str, Any]) -> None:
         n = len(part["turns"])
         self.games += n
         self.landlord_wins += int((part["winner_side"] == 0).sum())
@@ -82,23 +84,41 @@ def run_in_parts(rules: ddz.Rules, args: argparse.Namespace) -> tuple[Tally, flo
     start = time.perf_counter()
     with progress:
         task = progress.add_task("simulate", total=args.games)
-        done = 0
-        while done < args.games:
-            size = min(CHUNK, args.games - done)
-            tally.add(
-                ddz.simulate(
-                    rules,
-                    size,
-                    seed=args.seed,
-                    threads=args.threads,
-                    policy=args.policy,
-                    first=done,
-                )
-            )
-            done += size
-            progress.update(task, completed=done)
+        for part in parts_of_run(rules, args):
+            tally.add(part)
+            progress.advance(task, len(part["turns"]))
     elapsed = time.perf_counter() - start
     return tally, elapsed
+
+
+def parts_of_run(rules: ddz.Rules, args: argparse.Namespace) -> Iterator[Mapping[str, Any]]:
+    """The run's deals in parts: local calls of CHUNK deals, or with --ray the
+    Ray tasks' parts as they finish (the summary does not depend on the order)."""
+    if args.ray is not None:
+        yield from ray_parts(rules, args)
+        return
+    done = 0
+    while done < args.games:
+        size = min(CHUNK, args.games - done)
+        yield ddz.simulate(
+            rules, size, seed=args.seed, threads=args.threads, policy=args.policy, first=done
+        )
+        done += size
+
+
+def ray_parts(rules: ddz.Rules, args: argparse.Namespace) -> Iterator[Mapping[str, Any]]:
+    """The parts of `ddz.distributed.simulate` on the cluster --ray names
+    (bare --ray: RAY_ADDRESS, else a local cluster)."""
+    try:
+        from ddz.distributed import cluster, parts
+    except ImportError as e:
+        raise UsageError(str(e)) from None
+    try:
+        cluster.connect(args.ray or None, quiet=True)
+    except ConnectionError as e:
+        raise UsageError(f"cannot join the Ray cluster at {args.ray!r}: {e}") from None
+    for _first, part in parts.iter_parts(rules, args.games, args.seed, args.policy):
+        yield part
 
 
 def summarise(rules: ddz.Rules, args: argparse.Namespace, t: Tally, elapsed: float) -> dict:
@@ -160,6 +180,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("-n must be at least 1")
     if args.threads is not None and not 1 <= args.threads <= MAX_THREADS:
         raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, not {args.threads}")
+    if args.threads is not None and args.ray is not None:
+        raise UsageError("--threads does not apply with --ray: each Ray task plays on one CPU")
     try:
         res, elapsed = run_in_parts(rules, args)
     except ValueError as e:

@@ -14,6 +14,7 @@ from typing import Any, Union
 
 import ddz
 from ddz._ddz import IllegalAction, Table
+from ddz.errors import RecordError
 
 Action = Union[str, ddz.Move]
 #: The pass action.
@@ -77,7 +78,7 @@ class Game(Table):
     @classmethod
     def from_json(cls, record: str) -> Game:
         """Replay a record of `to_json`; a record that is not one raises
-        ValueError naming what is wrong."""
+        `ddz.RecordError` (a ValueError) naming what is wrong."""
         return _replay(record)
 
 
@@ -130,48 +131,58 @@ def _record(rules: ddz.Rules, seed: int, deals: list, actions: list) -> str:
 
 def _replay(record: str) -> Any:
     if not isinstance(record, (str, bytes, bytearray)):
-        raise ValueError(f"a game record is JSON text, not {type(record).__name__}")
+        raise RecordError(f"a game record is JSON text, not {type(record).__name__}")
     try:
         data = json.loads(record)
     except ValueError as e:
-        raise ValueError(f"a game record is JSON text: {e}") from None
+        raise RecordError(f"a game record is JSON text: {e}") from e
     if not isinstance(data, dict):
-        raise ValueError(f"a game record is a JSON object, not {type(data).__name__}")
+        raise RecordError(f"a game record is a JSON object, not {type(data).__name__}")
     fmt = data.get("format")
     if fmt not in FORMATS:
-        raise ValueError(
+        raise RecordError(
             f"not a game record this version reads: format {fmt!r}; it reads {', '.join(FORMATS)}"
         )
     for key, kind in (("rules", dict), ("seed", int), ("deals", list), ("actions", list)):
         if key not in data:
-            raise ValueError(f"the record has no {key!r}")
+            raise RecordError(f"the record has no {key!r}")
         value = data[key]
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise ValueError(f"the record's {key!r} must be a {kind.__name__}, not {value!r}")
+            raise RecordError(f"the record's {key!r} must be a {kind.__name__}, not {value!r}")
     if not all(isinstance(d, dict) for d in data["deals"]):
-        raise ValueError("the record's 'deals' must all be deal dicts")
-    rules = ddz.Rules.from_dict(data["rules"])
-    game = Game(rules, seed=data["seed"], _deals=data["deals"])
+        raise RecordError("the record's 'deals' must all be deal dicts")
+    try:
+        rules = ddz.Rules.from_dict(data["rules"])
+        game = Game(rules, seed=data["seed"], _deals=data["deals"])
+    except ValueError as e:  # a RulesError or CardError, kept as the cause
+        raise RecordError(f"the record's rules or deals: {e}") from e
     for i, item in enumerate(data["actions"]):
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
-            raise ValueError(f"record action {i} must be [seat, action], not {item!r}")
+            raise RecordError(f"record action {i} must be [seat, action], not {item!r}")
         seat, action = item
         if game.phase == "over":
-            raise ValueError(f"record action {i} comes after the end of the deal")
+            raise RecordError(f"record action {i} comes after the end of the deal")
         if seat != game.to_act:
-            raise ValueError(f"record out of turn: seat {seat}, expected {game.to_act}")
+            raise RecordError(
+                f"record out of turn: seat {seat}, expected {game.to_act}",
+                seat=seat,
+                phase=game.phase,
+            )
+        phase = game.phase
         try:
             if isinstance(action, dict):
                 ids = action.get("ids")
                 if ids is not None and not isinstance(ids, str):
-                    raise ValueError(f"'ids' must be card text, not {ids!r}")
+                    raise RecordError(f"'ids' must be card text, not {ids!r}")
                 game.step(_reading(rules, action), cards=ids)
             elif isinstance(action, str):
                 game.step(action)
             else:
-                raise ValueError(f"an action is a word or a play dict, not {action!r}")
+                raise RecordError(f"an action is a word or a play dict, not {action!r}")
         except ValueError as e:
-            raise ValueError(f"record action {i} ({action!r}): {e}") from None
+            raise RecordError(
+                f"record action {i} ({action!r}): {e}", text=repr(action), seat=seat, phase=phase
+            ) from e
     return game
 
 
@@ -181,11 +192,11 @@ def _reading(rules: ddz.Rules, play: dict) -> ddz.Move:
         wanted = (play["kind"], play["rank"], play["length"])
         readings = rules.classify(play["play"])
     except (KeyError, TypeError) as e:
-        raise ValueError(f"a play needs 'play', 'kind', 'rank' and 'length': {e}") from None
+        raise RecordError(f"a play needs 'play', 'kind', 'rank' and 'length': {e}") from None
     for m in readings:
         if (m.kind, m.rank, m.length) == wanted:
             return m
-    raise ValueError(f"record holds a play that is no reading: {play}")
+    raise RecordError(f"record holds a play that is no reading: {play}")
 
 
 __all__ = ["FORMAT", "FORMATS", "Game", "IllegalAction"]

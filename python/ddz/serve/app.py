@@ -26,13 +26,14 @@ from starlette.exceptions import HTTPException
 import ddz
 
 from .auth import token_hash
+from .fastpath import FastActions
 from .hub import Hub, Subscriber, pump
 from .limits import MAX_BODY, MAX_TABLES, BodyLimit
 from .lobby import Lobby
 from .models import Action, Error, NewTable, NewTableReply
 from .store import Store
 from .tables import Refused, Request, Table
-from .views import seat_view, spectator_view, summary
+from .views import summary, view_message, view_text
 
 log = logging.getLogger("ddz.serve")
 STATIC = Path(__file__).parent / "static"
@@ -72,6 +73,7 @@ def create_app(
         responses=_ERRORS,
     )
     app.state.lobby = lobby
+    app.add_middleware(FastActions, lobby=lobby)  # inside the body limit
     app.add_middleware(BodyLimit, limit=max_body)
     _errors(app)
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
@@ -117,24 +119,26 @@ def create_app(
     async def get_table(table: TableOf) -> dict:
         return summary(table)
 
-    @app.get("/tables/{table_id}/view", tags=["play"])
-    async def view(at: SeatAt) -> dict:
+    # The views go out as the JSON text the pushes share (views.view_text),
+    # not through FastAPI's serializer, which would encode each one again.
+    @app.get("/tables/{table_id}/view", tags=["play"], response_model=dict)
+    async def view(at: SeatAt) -> Response:
         """Exactly what `Game.observation(seat)` holds (with legal_actions on
         the seat's turn), framed by version, deal number and running scores."""
-        return seat_view(*at)
+        return _json(view_text(*at))
 
-    @app.post("/tables/{table_id}/actions", tags=["play"])
-    async def act(body: Action, at: SeatAt) -> dict:
+    @app.post("/tables/{table_id}/actions", tags=["play"], response_model=dict)
+    async def act(body: Action, at: SeatAt) -> Response:
         """Apply the action, then the bots' answers; committed before the reply.
         A retried key returns the current view and changes nothing."""
         table, seat = at
-        return lobby.act(table, seat, Request(**body.model_dump()))
+        return _json(lobby.act(table, seat, Request(**body.model_dump())))
 
-    @app.post("/tables/{table_id}/next", tags=["play"])
-    async def next_deal(at: SeatAt) -> dict:
+    @app.post("/tables/{table_id}/next", tags=["play"], response_model=dict)
+    async def next_deal(at: SeatAt) -> Response:
         """Deal again at the same table once the deal is over; scores run on."""
         lobby.next_deal(at[0])
-        return seat_view(*at)
+        return _json(view_text(*at))
 
     @app.post("/tables/{table_id}/close", tags=["tables"])
     async def close(at: SeatAt) -> dict:
@@ -142,10 +146,10 @@ def create_app(
         lobby.close(at[0])
         return summary(at[0])
 
-    @app.get("/tables/{table_id}/spectate", tags=["play"])
-    async def spectate(table: TableOf) -> dict:
+    @app.get("/tables/{table_id}/spectate", tags=["play"], response_model=dict)
+    async def spectate(table: TableOf) -> Response:
         """What every seat is shown alike: no hand, role or choice that some player may not know."""
-        return spectator_view(table)
+        return _json(view_text(table, None))
 
     @app.get("/tables/{table_id}/record", tags=["play"])
     async def record(
@@ -176,7 +180,7 @@ def create_app(
             return
         sub = Subscriber(websocket, seat)
         # The current view first, queued before any later push can be.
-        hub.send([(sub, json.dumps({"type": "view", **_view(table, seat)}))])
+        hub.send([(sub, view_message(table, seat))])
         if table.closed:
             sub.queue.put_nowait(None)  # nothing will change: hang up after the view
         else:
@@ -219,8 +223,8 @@ def _seat_for(table: Table, token: Optional[str]) -> int:
     return seat
 
 
-def _view(table: Table, seat: Optional[int]) -> dict:
-    return spectator_view(table) if seat is None else seat_view(table, seat)
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
 
 
 async def _first_message(websocket: WebSocket) -> tuple[Optional[str], bool]:

@@ -9,13 +9,12 @@ order of the table's versions however slow the other clients are.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket
 
 from .tables import Table
-from .views import seat_view, spectator_view
+from .views import view_message
 
 #: Pushes waiting for one slow client before it is dropped; it reconnects
 #: and gets the current view, which holds everything it missed.
@@ -48,14 +47,7 @@ class Hub:
 
     def snapshot(self, table: Table) -> list[tuple[Subscriber, str]]:
         """The message each subscriber of `table` gets for its state now."""
-        texts: dict[int | None, str] = {}
-        out = []
-        for sub in self.tables.get(table.id, ()):
-            if sub.seat not in texts:
-                view = spectator_view(table) if sub.seat is None else seat_view(table, sub.seat)
-                texts[sub.seat] = json.dumps({"type": "view", **view})
-            out.append((sub, texts[sub.seat]))
-        return out
+        return [(sub, view_message(table, sub.seat)) for sub in self.tables.get(table.id, ())]
 
     def send(self, batch: list[tuple[Subscriber, str]]) -> None:
         for sub, text in batch:

@@ -36,16 +36,7 @@ class BodyLimit:
                 await self._refuse(send)
                 return
             more = message.get("more_body", False)
-        sent = False
-
-        async def replay():
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay(body, receive), send)
 
     async def _refuse(self, send) -> None:
         text = json.dumps({"error": f"request body over the limit of {self.limit} bytes"})
@@ -57,3 +48,17 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": text.encode()})
+
+
+def replay(body: bytes, receive):
+    """A receive that gives the body read already, then the client's own."""
+    sent = False
+
+    async def receive_again():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return receive_again

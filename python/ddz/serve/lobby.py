@@ -12,7 +12,7 @@ from .auth import new_table_id, new_token, token_hash
 from .hub import Hub
 from .store import Store
 from .tables import SEED_LIMIT, Refused, Request, Table
-from .views import seat_view
+from .views import view_text
 
 #: Input errors the engine may raise on a bad preset, option or deal.
 BAD_INPUT = (ValueError, TypeError, KeyError, IndexError, NotImplementedError, OverflowError)
@@ -82,10 +82,10 @@ class Lobby:
         return table, tokens
 
     # ---- changing -------------------------------------------------------------
-    def act(self, table: Table, seat: int, request: Request) -> dict:
-        """Apply and commit; returns the seat's new view."""
+    def act(self, table: Table, seat: int, request: Request) -> str:
+        """Apply and commit; returns the seat's new view, as JSON."""
         self._change(table, lambda step: table.act(seat, request, step))
-        return seat_view(table, seat)
+        return view_text(table, seat)
 
     def next_deal(self, table: Table) -> None:
         self._change(table, table.next_deal)

@@ -94,9 +94,13 @@ class Table:
         self.bots = {int(s): _bot(kind, spec["seed"] + int(s)) for s, kind in spec["bots"].items()}
         self.game = ddz.Game(self.rules, seed=spec["seed"], deal=spec["deal"])
         self.finished: list[ddz.Game] = []  # earlier deals at this table
+        self._finished_scores = [0] * self.rules.players  # their scores, summed
         self.version = 0  # log entries so far
         self.closed = False
         self.keys: dict[tuple[int, str], tuple[str, str | None]] = {}
+        #: Each seat's (None: the spectators') last encoded view, with its version.
+        self.texts: dict[int | None, tuple[int, str]] = {}
+        self._plays_at: tuple[int, dict[str, list[ddz.Move]]] = (-1, {})
 
     # ---- building -----------------------------------------------------------
     @classmethod
@@ -179,11 +183,7 @@ class Table:
         legal action prints as it (Game.step reads suited cards and the like),
         else the one legal reading that matches the request's kind, rank and
         length, given or not."""
-        named = [
-            a
-            for a in self.game.legal_actions()
-            if isinstance(a, ddz.Move) and str(a) == request.action
-        ]
+        named = self._plays().get(request.action)
         if not named:
             return request.action  # a decision, suited cards, or illegal: Game.step judges
         fits = [m for m in named if request.fits(m)]
@@ -200,13 +200,23 @@ class Table:
 
     def readings(self) -> dict[str, list[dict]]:
         """The legal actions that print alike, with what tells them apart."""
-        by_text: dict[str, list[dict]] = {}
-        for a in self.game.legal_actions():
-            if isinstance(a, ddz.Move):
-                by_text.setdefault(str(a), []).append(
-                    {"kind": a.kind, "rank": a.rank, "length": a.length}
-                )
-        return {text: rs for text, rs in by_text.items() if len(rs) > 1}
+        return {
+            text: [{"kind": m.kind, "rank": m.rank, "length": m.length} for m in moves]
+            for text, moves in self._plays().items()
+            if len(moves) > 1
+        }
+
+    def _plays(self) -> dict[str, list[ddz.Move]]:
+        """The legal plays by their text, listed once per version: the view
+        that shows a seat its turn and the action it sends next share them."""
+        version, plays = self._plays_at
+        if version != self.version:
+            plays = {}
+            for a in self.game.legal_actions():
+                if isinstance(a, ddz.Move):
+                    plays.setdefault(str(a), []).append(a)
+            self._plays_at = (self.version, plays)
+        return plays
 
     def next_deal(self, on_step: Callable[[], None] | None = None) -> list[Entry]:
         self._check_open()
@@ -230,6 +240,9 @@ class Table:
             raise Refused(409, "the table is closed")
 
     def _start_next(self, seed: int) -> None:
+        result = self.game.result
+        if result is not None:
+            self._finished_scores = [t + s for t, s in zip(self._finished_scores, result["scores"])]
         self.finished.append(self.game)
         self.game = ddz.Game(self.rules, seed=seed)
 
@@ -256,11 +269,12 @@ class Table:
         return [*self.finished, self.game]
 
     def running_scores(self) -> list[int]:
-        totals = [0] * self.rules.players
-        for g in self.deals():
-            if g.result is not None:
-                totals = [t + s for t, s in zip(totals, g.result["scores"])]
-        return totals
+        """Every deal's scores summed (the finished deals' are kept: a table
+        may play thousands of deals, and every view carries this)."""
+        result = self.game.result
+        if result is None:
+            return list(self._finished_scores)
+        return [t + s for t, s in zip(self._finished_scores, result["scores"])]
 
     def record(self, number: int | None) -> str:
         """The record of deal `number` (default: the current one), once it is over."""

@@ -8,7 +8,23 @@ that some player may not know.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from .tables import Table
+
+try:  # orjson (in the serve extra) encodes a view ten times faster than json
+    import orjson
+
+    def encode(value: object) -> str:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+except ImportError:  # pragma: no cover - the same text, more slowly
+
+    def encode(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
 
 #: Observation fields that say nothing secret in any preset: the phase, whose
 #: turn, the card counts, the play to beat, the multiplier's events, the result.
@@ -17,7 +33,7 @@ PUBLIC_FIELDS = ("preset", "phase", "to_act", "hand_sizes", "to_beat", "events",
 SEAT_FIELDS = ("seat", "hand", "legal_actions")
 
 
-def _frame(table: Table, seat: int | None, observation: dict) -> dict:
+def _frame(table: Table, seat: int | None, observation: Mapping[str, Any]) -> dict:
     return {
         "table": table.id,
         "seat": seat,
@@ -39,11 +55,29 @@ def seat_view(table: Table, seat: int) -> dict:
     return view
 
 
+def view_text(table: Table, seat: int | None) -> str:
+    """The view of `seat` (None: the spectators') as JSON, encoded once per
+    table version: the pushes after a step, the reply to the action and any
+    GET at that version share one encoding."""
+    cached = table.texts.get(seat)
+    if cached is not None and cached[0] == table.version:
+        return cached[1]
+    view = spectator_view(table) if seat is None else seat_view(table, seat)
+    text = encode(view)
+    table.texts[seat] = (table.version, text)
+    return text
+
+
+def view_message(table: Table, seat: int | None) -> str:
+    """The WebSocket push of that view: the same object with ``"type": "view"`` first."""
+    return '{"type":"view",' + view_text(table, seat)[1:]
+
+
 def spectator_view(table: Table) -> dict:
     return _frame(table, None, public_observation([table.game.observation(s) for s in table.seats]))
 
 
-def public_observation(views: list[dict]) -> dict:
+def public_observation(views: Sequence[Mapping[str, Any]]) -> dict:
     """What every seat's observation shows alike.
 
     - the fields in PUBLIC_FIELDS;
@@ -65,7 +99,7 @@ def public_observation(views: list[dict]) -> dict:
     return public
 
 
-def _shown_to_all(views: list[dict]) -> dict:
+def _shown_to_all(views: Sequence[Mapping[str, Any]]) -> dict:
     shown = {}
     for seat in range(len(views)):
         others = [v.get("seen_hands", {}) for s, v in enumerate(views) if s != seat]

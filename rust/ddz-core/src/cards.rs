@@ -128,7 +128,7 @@ impl Cards {
             .flat_map(|(r, &n)| std::iter::repeat_n(r, n as usize))
     }
 
-    /// Parse card text (RULES §1): ranks `3..9 T J Q K A 2`, `10`, lower-case
+    /// Parse card text (docs/rules.md#cards): ranks `3..9 T J Q K A 2`, `10`, lower-case
     /// letters, jokers `X` (also `x`) and `D`, laizi `L`, an optional suit letter
     /// `s h c d` right after a rank; spaces, commas and `+` separate freely.
     pub fn parse(text: &str) -> Result<Cards, ParseError> {

@@ -166,7 +166,7 @@ impl Engine {
     }
 
     /// Is the link window `[start, start + links)` a legal chain for `kind`?
-    /// `AAA222` is only legal as a winged plane's body (RULES §2.1).
+    /// `AAA222` is only legal as a winged plane's body (docs/rules.md#sequences).
     #[inline]
     pub(crate) fn window_ok(&self, kind: Kind, start: usize, links: usize) -> bool {
         let n = self.links.len();
@@ -273,7 +273,7 @@ impl Engine {
         }
     }
 
-    /// Does play `a` beat play `b` (RULES §2, general rules 1–2)?
+    /// Does play `a` beat play `b` (docs/rules.md#kinds, general rules 1–2)?
     pub fn beats(&self, a: &Move, b: &Move) -> bool {
         match (a.kind.is_bomb(), b.kind.is_bomb()) {
             (true, true) => self.power(a) > self.power(b),

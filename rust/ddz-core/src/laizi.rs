@@ -36,7 +36,7 @@ fn substitutable(slot: usize) -> bool {
 }
 
 impl Engine {
-    /// Every reading of a card set holding laizi (RULES §5).
+    /// Every reading of a card set holding laizi (docs/rules.md#laizi).
     pub(crate) fn classify_laizi(&self, cards: &Cards, out: &mut Vec<Move>) {
         let laizi = cards.get(LAIZI);
         let mut naturals = *cards;

@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::generate::Target;
 use std::fmt;
 
-/// The kinds of play of RULES.md §2, in the order hints list them within a rank.
+/// The kinds of play of docs/rules.md#kinds, in the order hints list them within a rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Kind {
@@ -43,7 +43,7 @@ impl Kind {
         Kind::KingBomb,
     ];
 
-    /// The kind id of RULES.md §2.
+    /// The kind id of docs/rules.md#kinds.
     pub fn id(self) -> &'static str {
         match self {
             Kind::Single => "single",
@@ -87,7 +87,7 @@ impl Kind {
     }
 }
 
-/// One reading of a play. Its identity is all five fields (RULES §2.2).
+/// One reading of a play. Its identity is all five fields (docs/rules.md#kickers).
 ///
 /// `rank` is the slot deciding its strength (a sequence's top, a trio's or
 /// four's rank, a bomb's rank, `D` or `X` for a king bomb); `length` is the

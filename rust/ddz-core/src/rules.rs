@@ -1,4 +1,4 @@
-//! Rule sets as plain data: every option of RULES.md, and the ten presets.
+//! Rule sets as plain data: every option of docs/rules.md, and the ten presets.
 //!
 //! A `Rules` value is what users see and serialise; `Engine::new` checks it
 //! and precomputes what the generator needs.
@@ -33,7 +33,7 @@ pub enum DoubleStep {
     Plus1,
 }
 
-/// Five-player-3deck scoring scheme (RULES §6).
+/// Five-player-3deck scoring scheme (docs/flow-five-player-3deck.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScoreScheme {
@@ -128,7 +128,7 @@ pub struct Rules {
     pub no_bomb_inside: bool,
     /// `X` and `D` may be kickers together (plane single wings, four_two_singles).
     pub rocket_as_kickers: bool,
-    /// Two-trio winged planes: `AAA222` lowest, `222333` highest (RULES §2.3).
+    /// Two-trio winged planes: `AAA222` lowest, `222333` highest (docs/presets.md#low-a2).
     pub plane_222333_high: bool,
 
     // ---- bombs ----
@@ -193,7 +193,7 @@ pub struct Rules {
     pub two_bids_base: TwoBids,
 }
 
-/// The preset names, in RULES.md order.
+/// The preset names, in the order of docs/rules.md#presets.
 pub const PRESETS: [&str; 10] = [
     "classic",
     "two-player",
@@ -254,7 +254,7 @@ fn combos_of(n: u8, per_colour: u8) -> impl Iterator<Item = (u8, u8)> {
 }
 
 impl Rules {
-    /// The rule set of a named preset (RULES.md §3).
+    /// The rule set of a named preset (docs/rules.md#presets).
     pub fn preset(name: &str) -> Result<Rules, UnknownPreset> {
         let classic = Rules {
             preset: "classic".into(),

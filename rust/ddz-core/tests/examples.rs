@@ -1,7 +1,7 @@
 //! Worked examples for the `classic` and `two-player` presets, written from
-//! RULES.md (§1, §2, §2.1, §2.2, §3.1, §4) and seed 001 §3.2, not from the
-//! code. Every example runs on both presets: §3.1 gives them the same kinds,
-//! kickers, sequences and bomb ladder.
+//! docs/rules.md (#cards, #kinds, #sequences, #kickers, #readings, #beats,
+//! #bomb-ladder), not from the code. Every example runs on both presets:
+//! they share the same kinds, kickers, sequences and bomb ladder.
 //!
 //! - `readings!`: `classify` returns exactly the expected multiset of
 //!   `(kind id, rank symbol, length)` readings (`[]` for a non-play).
@@ -254,7 +254,7 @@ readings! {
     trio_straight_no_2_222333: "222333" => [];
     trio_straight_with_gap: "333555" => [];
 
-    // One card set, several readings (§2.2): a 4-trio chain, or a 3-trio
+    // One card set, several readings (rules.md#kickers): a 4-trio chain, or a 3-trio
     // plane with wings 666, or with wings 333.
     three_readings_333444555666: "333444555666" => [
         ("trio_straight", '6', 4),
@@ -348,7 +348,7 @@ readings! {
 // ---------------------------------------------------------------------------
 
 beats! {
-    // Seed 001 §3.2 examples.
+    // Examples of the classic kickers (docs/rules.md#kickers).
     seed_9993_beats_888a: "9993", "888A" => (true, false);
     seed_qqq66_beats_tttkk: "QQQ66", "TTTKK" => (true, false);
 

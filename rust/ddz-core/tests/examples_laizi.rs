@@ -1,4 +1,4 @@
-//! Worked examples of the laizi preset (RULES §5, seed 004).
+//! Worked examples of the laizi preset (docs/rules.md#laizi, seed 004).
 
 mod common;
 use common::*;

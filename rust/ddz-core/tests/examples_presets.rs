@@ -1,6 +1,6 @@
-//! Worked examples for every preset, written from RULES.md (§2, §2.1, §2.2,
-//! §2.3, §3, §3.1, §4) and the seeds it cites (000/002 six-player, 003
-//! five-player-3deck, 001 §3.3/§3.4 four-/five-player), not from the code.
+//! Worked examples for every preset, written from docs/rules.md (#kinds,
+//! #sequences, #kickers, #beats, #presets) and docs/presets.md (#multi-deck,
+//! #king-bombs, #low-a2, #consecutive-wings), not from the code.
 //!
 //! - `readings!`: in each listed preset, `classify` returns exactly the
 //!   expected multiset of `(kind id, rank symbol, length)` readings (`[]`
@@ -8,7 +8,7 @@
 //! - `beats!`: `beats` both ways between two plays.
 //! - `order!`: a chain of groups, weakest first; a play beats another iff
 //!   its group comes later (equal places never beat each other). Used for
-//!   the bomb ladders of §4 and the sequence orders of §2.1/§2.3.
+//!   the bomb ladders of rules.md#bomb-ladder and the sequence orders of rules.md#sequences/presets.md#low-a2.
 //! - `answers!`: `moves` for a lead or a follow returns exactly these plays.
 //!
 //! A play is written `"cards"` when it has one reading, or
@@ -20,7 +20,7 @@ use common::*;
 use ddz_core::{Cards, Engine, Move};
 
 // ---------------------------------------------------------------------------
-// Preset groups (RULES §3.1)
+// Preset groups (docs/presets.md#multi-deck)
 // ---------------------------------------------------------------------------
 
 const ALL: &[&str] = &[
@@ -320,7 +320,7 @@ macro_rules! answers {
 }
 
 // ---------------------------------------------------------------------------
-// Kinds common to every preset (§2)
+// Kinds common to every preset (rules.md#kinds)
 // ---------------------------------------------------------------------------
 
 readings! {
@@ -410,7 +410,7 @@ order! {
 }
 
 // ---------------------------------------------------------------------------
-// Several decks: kinds absent (§3.1)
+// Several decks: kinds absent (presets.md#multi-deck)
 // ---------------------------------------------------------------------------
 
 readings! {
@@ -433,12 +433,12 @@ readings! {
     multi_trio_pair_no_fifth: MULTI, "3333344" => [];
     multi_wings_not_same_rank: MULTI, "333444+5555" => [];
     multi_bomb_and_pair_no_play: MULTI, "555533" => [];
-    // §2.2 no_bomb_inside: five 8s.
+    // rules.md#kickers no_bomb_inside: five 8s.
     multi_plane_888999_7788_illegal: MULTI, "8889997788" => [];
 }
 
 // ---------------------------------------------------------------------------
-// Joker pairs (§2.2, §3.1)
+// Joker pairs (rules.md#kickers, presets.md#multi-deck)
 // ---------------------------------------------------------------------------
 
 readings! {
@@ -449,7 +449,7 @@ readings! {
     jp_xd_kicker_is_no_pair: JOKER_PAIRS, "333XD" => [];
     jp_joker_pair_straight_illegal: JOKER_PAIRS, "3344XX" => [];
     jp_xxdd_wings: JOKER_PAIRS, "333444XXDD" => [("plane_pairs", '4', 2)];
-    // §2.2: `XXDD` is a consecutive two-pair wing.
+    // rules.md#kickers: `XXDD` is a consecutive two-pair wing.
     jp_222333_xxdd: LOW, "222333XXDD" => [("plane_pairs", '3', 2)];
 
     njp_xx_is_no_pair_in_3v3: &["six-player-3v3"], "XX" => [];
@@ -476,7 +476,7 @@ beats! {
 }
 
 // ---------------------------------------------------------------------------
-// Joker combinations that are nothing, and jokers never a trio (§3.1, §4)
+// Joker combinations that are nothing, and jokers never a trio (presets.md#multi-deck, rules.md#bomb-ladder)
 // ---------------------------------------------------------------------------
 
 readings! {
@@ -518,7 +518,7 @@ readings! {
 }
 
 beats! {
-    // Trio rank X or D sits above 2 (§3.1).
+    // Trio rank X or D sits above 2 (presets.md#multi-deck).
     four_deck_xxxdd_beats_22233: FOUR_DECK, "XXXDD", "22233" => (true, false);
     four_deck_xxxdd_beats_222xx: FOUR_DECK, "XXXDD", "222XX" => (true, false);
     four_deck_dddxx_beats_xxxdd: FOUR_DECK, "DDDXX", "XXXDD" => (true, false);
@@ -529,7 +529,7 @@ beats! {
 }
 
 // ---------------------------------------------------------------------------
-// Sequences: classic vs Low A-2 (§2.1)
+// Sequences: classic vs Low A-2 (rules.md#sequences)
 // ---------------------------------------------------------------------------
 
 readings! {
@@ -551,7 +551,7 @@ readings! {
     low_jqka2_illegal: LOW, "JQKA2" => [];
     low_qka23_illegal: LOW, "QKA23" => [];
     low_ka234_illegal: LOW, "KA234" => [];
-    // One each of A and 2…K: two readings of the same cards (§2.1).
+    // One each of A and 2…K: two readings of the same cards (rules.md#sequences).
     low_thirteen_two_readings: LOW, "A23456789TJQK" => [
         ("straight", 'A', 13),
         ("straight", 'K', 13),
@@ -570,7 +570,7 @@ readings! {
     low_aaa222_joker_wing_illegal: LOW, "AAA222XX" => [];
     low_aaa222333444: LOW, "AAA222333444" => [("trio_straight", '4', 4)];
     low_aaa222_to_kkk_illegal: LOW, "AAA222333444555666777888999TTTJJJQQQKKKAAA" => [];
-    // Thirteen links of pairs and of trios: two readings each (§2.1).
+    // Thirteen links of pairs and of trios: two readings each (rules.md#sequences).
     low_thirteen_pairs_two_readings: LOW, "AA2233445566778899TTJJQQKK" => [
         ("pair_straight", 'A', 13),
         ("pair_straight", 'K', 13),
@@ -593,7 +593,7 @@ order! {
     low_pair_straights: LOW,
         ["AA2233"] < ["223344"] < ["334455"] < ["445566"] < ["556677"] < ["667788"]
         < ["778899"] < ["8899TT"] < ["99TTJJ"] < ["TTJJQQ"] < ["JJQQKK"] < ["QQKKAA"];
-    // Bare trio straights follow the ordinary Low A-2 order (§2.3).
+    // Bare trio straights follow the ordinary Low A-2 order (presets.md#low-a2).
     low_trio_straights: LOW,
         ["222333"] < ["333444"] < ["444555"] < ["QQQKKK"] < ["KKKAAA"];
     low_three_trio_straights: LOW,
@@ -608,7 +608,7 @@ beats! {
 }
 
 // ---------------------------------------------------------------------------
-// Plane wings (§2.2) and the plane order quirk (§2.3)
+// Plane wings (rules.md#kickers) and the plane order quirk (presets.md#low-a2)
 // ---------------------------------------------------------------------------
 
 readings! {
@@ -649,7 +649,7 @@ order! {
         < ["7778883344"] < ["8889993344"] < ["999TTT3344"] < ["TTTJJJ3344"]
         < ["JJJQQQ3344"] < ["QQQKKK3344"] < ["KKKAAA2233"]
         < ["2223338899", "222333XXDD", "2223334455"];
-    // Longer planes follow the ordinary Low A-2 order (§2.3).
+    // Longer planes follow the ordinary Low A-2 order (presets.md#low-a2).
     low_three_trio_planes: LOW,
         ["AAA222333556677"] < ["222333444556677"] < ["333444555778899"]
         < ["QQQKKKAAA334455"];
@@ -663,7 +663,7 @@ beats! {
 }
 
 // ---------------------------------------------------------------------------
-// Bomb ladders (§4)
+// Bomb ladders (rules.md#bomb-ladder)
 // ---------------------------------------------------------------------------
 
 /// Non-bombs every bomb beats and none beats a bomb, per preset.

@@ -68,21 +68,12 @@ pub fn hands_from(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Vec<Cards>
     for (i, h) in hands.iter().enumerate() {
         engine
             .check_playable(h)
-            .map_err(|e| value_error(format!("hands[{i}]: {e}")))?;
+            .map_err(|e| crate::errors::card_error(format!("hands[{i}]: {e}")))?;
     }
     Ok(hands)
 }
 
-/// `e` with `where: ` before its message, keeping its type (and no
-/// doubled "ValueError:" inside).
-fn prefixed(py: Python<'_>, e: PyErr, at: &str) -> PyErr {
-    let message = format!("{at}: {}", e.value(py));
-    if e.is_instance_of::<PyTypeError>(py) {
-        PyTypeError::new_err(message)
-    } else {
-        value_error(message)
-    }
-}
+use crate::errors::prefixed;
 
 /// Previous plays: None, one per row as `Move` / text / None, or a
 /// `uint8[N, 16]` array whose all-zero rows mean "lead". Checked in Rust,
@@ -95,7 +86,9 @@ pub fn prevs_from(
     threads: usize,
 ) -> PyResult<Vec<Option<Move>>> {
     let Some(ob) = ob.filter(|o| !o.is_none()) else {
-        return Ok(vec![None; n]);
+        // No previous plays: an empty list, which `part` reads as all leads
+        // (nothing to fill or copy for a batch of leads).
+        return Ok(Vec::new());
     };
     let given: Vec<Prev> = if ob.getattr("dtype").is_ok() {
         rows(ob, "prevs")?
@@ -151,9 +144,15 @@ pub fn prevs_from(
         }
     })?;
     match failed {
-        Some((i, e)) => Err(value_error(format!("prevs[{i}]: {e}"))),
+        Some((i, e)) => Err(crate::errors::card_error(format!("prevs[{i}]: {e}"))),
         None => Ok(resolved),
     }
+}
+
+/// Rows `r` of the previous plays `prevs_from` gave: none when it gave
+/// none (every row leads).
+pub fn part(prevs: &[Option<Move>], r: Range<usize>) -> &[Option<Move>] {
+    prevs.get(r).unwrap_or(&[])
 }
 
 /// An optional count argument (`threads=`, `record=`...): an int, not a
@@ -214,12 +213,23 @@ const FIRST_BLOCK: usize = 1024;
 /// Run `work` on successive blocks of `0..n` with the GIL released,
 /// checking for signals (Ctrl-C) between blocks. Blocks start small and
 /// grow or shrink to take about `BLOCK_TIME`.
-pub fn in_blocks(
+/// Rows of the first block of a count: counting the costliest rows takes
+/// about 3 µs each, so this many stay under 0.1 s on one thread, and a
+/// batch of cheap rows this size pays for one pass over the pool, not five.
+const FIRST_COUNT_BLOCK: usize = 1 << 14;
+
+pub fn in_blocks(py: Python<'_>, n: usize, work: impl FnMut(Range<usize>) + Send) -> PyResult<()> {
+    in_blocks_from(py, n, FIRST_BLOCK, work)
+}
+
+/// As `in_blocks`, the first block `first` rows.
+pub fn in_blocks_from(
     py: Python<'_>,
     n: usize,
+    first: usize,
     mut work: impl FnMut(Range<usize>) + Send,
 ) -> PyResult<()> {
-    let mut size = FIRST_BLOCK;
+    let mut size = first.max(1);
     let mut at = 0;
     while at < n {
         let end = n.min(at.saturating_add(size));
@@ -265,11 +275,11 @@ pub fn count_moves_batch<'py>(
     let prevs = prevs_from(py, engine, prevs, hands.len(), threads)?;
     let n = hands.len();
     let mut counts: Vec<i64> = zeroed(n, || format!("counts of {n} hands"))?;
-    in_blocks(py, n, |r| {
+    in_blocks_from(py, n, FIRST_COUNT_BLOCK, |r| {
         batch::count_moves_into(
             engine,
             &hands[r.clone()],
-            &prevs[r.clone()],
+            part(&prevs, r.clone()),
             threads,
             &mut counts[r],
         )
@@ -292,9 +302,9 @@ pub fn moves_batch<'py>(
     // Count first, so the plays are allocated once at their exact size
     // (or refused before any of them is made).
     let mut offsets: Vec<i64> = zeroed(n + 1, || format!("offsets of {n} hands"))?;
-    in_blocks(py, n, |r| {
+    in_blocks_from(py, n, FIRST_COUNT_BLOCK, |r| {
         let out = &mut offsets[r.start + 1..r.end + 1];
-        batch::count_moves_into(engine, &hands[r.clone()], &prevs[r], threads, out)
+        batch::count_moves_into(engine, &hands[r.clone()], part(&prevs, r), threads, out)
     })?;
     for i in 0..n {
         offsets[i + 1] += offsets[i];
@@ -309,7 +319,7 @@ pub fn moves_batch<'py>(
         batch::moves_into(
             engine,
             &hands[r.clone()],
-            &prevs[r],
+            part(&prevs, r),
             at,
             threads,
             &mut plays[rows],

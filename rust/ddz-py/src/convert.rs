@@ -1,5 +1,6 @@
 //! Turning Python arguments into core values, with errors that name the problem.
 
+use crate::errors::{card_error, card_error_in};
 use crate::types::{PyCards, PyMove};
 use ddz_core::{Cards, Engine, Move};
 use pyo3::exceptions::PyValueError;
@@ -16,7 +17,8 @@ pub fn cards_from(ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
         return Ok(c.get().0);
     }
     if let Ok(s) = ob.cast::<PyString>() {
-        return Cards::parse(s.to_str()?).map_err(value_error);
+        let text = s.to_str()?;
+        return Cards::parse(text).map_err(|e| card_error_in(e, text));
     }
     let items: Vec<Bound<'_, PyAny>> = ob.extract().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
@@ -28,7 +30,7 @@ pub fn cards_from(ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
         ))
     })?;
     if items.len() != 15 && items.len() != 16 {
-        return Err(value_error(format!(
+        return Err(card_error(format!(
             "a count vector has 16 slots (3..2, X, D, L), got {}",
             items.len()
         )));
@@ -37,12 +39,12 @@ pub fn cards_from(ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
     for (slot, item) in items.iter().enumerate() {
         let symbol = ddz_core::cards::symbol(slot);
         let n: i128 = item.extract().map_err(|_| {
-            value_error(format!(
+            card_error(format!(
                 "count for {symbol:?} is not an integer between 0 and 255: {item}"
             ))
         })?;
         out[slot] = u8::try_from(n).map_err(|_| {
-            value_error(format!("count {n} for {symbol:?} is not between 0 and 255"))
+            card_error(format!("count {n} for {symbol:?} is not between 0 and 255"))
         })?;
     }
     Ok(Cards(out))
@@ -51,7 +53,7 @@ pub fn cards_from(ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
 /// Cards checked against the rule set's deck.
 pub fn deck_cards(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Cards> {
     let cards = cards_from(ob)?;
-    engine.check_playable(&cards).map_err(value_error)?;
+    engine.check_playable(&cards).map_err(card_error)?;
     Ok(cards)
 }
 
@@ -61,7 +63,7 @@ pub fn play_from(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Move> {
     if let Ok(m) = ob.cast::<PyMove>() {
         let m = m.get().0;
         if !engine.is_reading(&m) {
-            return Err(value_error(format!(
+            return Err(card_error(format!(
                 "{m} as {} is not a legal play under the {:?} rules",
                 m.kind.id(),
                 engine.rules().preset
@@ -73,11 +75,11 @@ pub fn play_from(engine: &Engine, ob: &Bound<'_, PyAny>) -> PyResult<Move> {
     let readings = engine.classify(&cards);
     match readings.as_slice() {
         [one] => Ok(*one),
-        [] => Err(value_error(format!(
+        [] => Err(card_error(format!(
             "{} is not a legal play",
             ddz_core::batch::shown(&cards)
         ))),
-        many => Err(value_error(format!(
+        many => Err(card_error(format!(
             "{cards} has {} readings ({}); pass the Move you mean",
             many.len(),
             many.iter()

@@ -2,6 +2,7 @@
 
 mod batch;
 mod convert;
+mod errors;
 mod movelist;
 mod simulate;
 mod solve;
@@ -29,8 +30,10 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PyTable>()?;
     m.add_class::<table::ActionList>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
-    m.add("IllegalAction", m.py().get_type::<table::IllegalAction>())?;
+    m.add("IllegalAction", m.py().get_type::<errors::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;
+    // The one version of the project: Cargo.toml's [workspace.package].
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

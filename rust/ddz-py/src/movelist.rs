@@ -6,11 +6,38 @@
 //! one is read.
 
 use crate::types::{to_list, PyCards, PyMove};
+use ddz_core::table::Action;
+use ddz_core::vecenv::kinds::describe;
 use ddz_core::Move;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice};
+use pyo3::types::{PyDict, PyList, PySlice};
+
+/// Actions as `VecEnv`'s legal columns: `cards`, `represents`, `kind`,
+/// `rank`, `length` (a word's cards are zeros).
+pub(crate) fn columns<'py>(py: Python<'py>, actions: &[Action]) -> PyResult<Bound<'py, PyDict>> {
+    let n = actions.len();
+    let (mut kind, mut rank, mut length) = (vec![0i8; n], vec![0i8; n], vec![0i8; n]);
+    let (mut cards, mut represents) = (vec![0u8; n * 16], vec![0u8; n * 16]);
+    for (i, a) in actions.iter().enumerate() {
+        (kind[i], rank[i], length[i]) = describe(a);
+        if let Action::Play(m) = a {
+            cards[i * 16..][..16].copy_from_slice(&m.cards.0);
+            represents[i * 16..][..16].copy_from_slice(&m.represents.0);
+        }
+    }
+    let out = PyDict::new(py);
+    out.set_item("cards", PyArray1::from_vec(py, cards).reshape([n, 16])?)?;
+    out.set_item(
+        "represents",
+        PyArray1::from_vec(py, represents).reshape([n, 16])?,
+    )?;
+    out.set_item("kind", PyArray1::from_vec(py, kind))?;
+    out.set_item("rank", PyArray1::from_vec(py, rank))?;
+    out.set_item("length", PyArray1::from_vec(py, length))?;
+    Ok(out)
+}
 
 #[pyclass(name = "MoveList", module = "ddz", frozen, sequence)]
 pub struct MoveList {
@@ -92,6 +119,15 @@ impl MoveList {
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let flat: Vec<u8> = self.moves.iter().flat_map(|m| m.cards.0).collect();
         PyArray1::from_vec(py, flat).reshape([self.moves.len(), 16])
+    }
+
+    /// Every play as the columns `VecEnv` lists legal actions in (docs/rl.md):
+    /// `cards`, `represents` (`uint8[len, 16]`), `kind`, `rank`, `length`
+    /// (`int8[len]`, `VecEnv.kind_names` ids). The RL adapters build their
+    /// action tables from it without making a `Move` per play.
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let actions: Vec<Action> = self.moves.iter().map(|m| Action::Play(*m)).collect();
+        columns(py, &actions)
     }
 
     /// The cards of every play, as `Cards`.

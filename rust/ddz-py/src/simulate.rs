@@ -98,7 +98,7 @@ pub fn simulate<'py>(
         )));
     }
     let engine = rules.get().engine();
-    let series = Series::new(engine, seed, policy).map_err(value_error)?;
+    let series = Series::new(engine, seed, policy).map_err(crate::errors::rules_error)?;
     let n = engine.rules().players as usize;
     let extra = Extra::of(&engine.rules().preset);
     let mut columns = Columns::new(games, n, extra).map_err(memory_error)?;

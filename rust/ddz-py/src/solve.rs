@@ -163,7 +163,10 @@ pub fn solve(
         };
         Ok::<_, ddz_core::solve::SolveError>((s, line))
     });
-    let (s, line) = outcome.map_err(value_error)?;
+    let (s, line) = outcome.map_err(|e| match e {
+        ddz_core::solve::SolveError::Forbid(_) => crate::errors::rules_error(e),
+        _ => crate::errors::card_error(e),
+    })?;
     Ok(PySolution {
         win: s.win,
         plays: s.plays,

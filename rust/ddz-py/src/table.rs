@@ -2,20 +2,14 @@
 //! every rule lives in `ddz_core::table`.
 
 use crate::convert::value_error;
+use crate::errors::{card_error, illegal_action, Detail};
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
-use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySlice, PyString};
 use serde_json::Value;
-
-create_exception!(
-    ddz,
-    IllegalAction,
-    PyValueError,
-    "An action the rules do not allow now; the game is left unchanged."
-);
 
 /// A JSON value as the Python value `json.loads` would give.
 pub(crate) fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
@@ -50,9 +44,9 @@ fn from_py(ob: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         .py()
         .import("json")?
         .call_method1("dumps", (ob,))
-        .map_err(|e| value_error(format!("{what} must be plain JSON values: {e}")))?
+        .map_err(|e| card_error(format!("{what} must be plain JSON values: {e}")))?
         .extract()?;
-    serde_json::from_str(&text).map_err(value_error)
+    serde_json::from_str(&text).map_err(card_error)
 }
 
 /// An action as `Game` hands it out: a `Move` for a play, else its word.
@@ -142,6 +136,13 @@ impl ActionList {
         action_from(item).map_or(0, |a| self.actions.iter().filter(|x| **x == a).count())
     }
 
+    /// Every action as `VecEnv`'s legal columns (docs/rl.md): `cards`,
+    /// `represents` (`uint8[len, 16]`, zeros for words), `kind`, `rank`,
+    /// `length` (`int8[len]`), for adapters that read a moment in numpy.
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::movelist::columns(py, &self.actions)
+    }
+
     /// A plain list of the actions.
     fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let items = self
@@ -169,60 +170,115 @@ pub(crate) fn observation_to_py<'py>(
     obs: &Observation,
     preset: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let history = PyList::empty(py);
+    for (s, a) in &obs.history {
+        history.append(history_entry(py, *s, PyString::new(py, &a.to_string()))?)?;
+    }
+    observation_dict(py, obs, preset, history)
+}
+
+/// One history entry, `[seat, action text]`.
+fn history_entry<'py>(
+    py: Python<'py>,
+    seat: usize,
+    text: Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, [seat.into_pyobject(py)?.into_any(), text.into_any()])
+}
+
+/// The dict of `obs`, its history already built (the keys are interned:
+/// an observation is read at every step).
+fn observation_dict<'py>(
+    py: Python<'py>,
+    obs: &Observation,
+    preset: &str,
+    history: Bound<'py, PyList>,
+) -> PyResult<Bound<'py, PyAny>> {
     let d = PyDict::new(py);
     let text = |cards: &[ddz_core::table::Card]| identities(cards);
-    d.set_item("seat", obs.seat)?;
-    d.set_item("preset", preset)?;
-    d.set_item("phase", obs.phase.name())?;
-    d.set_item("to_act", obs.to_act)?;
-    d.set_item("hand", text(&obs.hand))?;
-    d.set_item("hand_sizes", &obs.hand_sizes)?;
-    d.set_item("kitty", obs.kitty.as_deref().map(text))?;
+    d.set_item(intern!(py, "seat"), obs.seat)?;
+    d.set_item(intern!(py, "preset"), preset)?;
+    d.set_item(intern!(py, "phase"), obs.phase.name())?;
+    d.set_item(intern!(py, "to_act"), obs.to_act)?;
+    d.set_item(intern!(py, "hand"), text(&obs.hand))?;
+    d.set_item(intern!(py, "hand_sizes"), &obs.hand_sizes)?;
+    d.set_item(intern!(py, "kitty"), obs.kitty.as_deref().map(text))?;
     let seen = PyDict::new(py);
     for (s, h) in &obs.seen_hands {
         seen.set_item(s.to_string(), text(h))?;
     }
-    d.set_item("seen_hands", seen)?;
-    let history = PyList::empty(py);
-    for (s, a) in &obs.history {
-        let entry = PyList::new(
-            py,
-            [
-                s.into_pyobject(py)?.into_any(),
-                PyString::new(py, &a.to_string()).into_any(),
-            ],
-        )?;
-        history.append(entry)?;
-    }
-    d.set_item("history", history)?;
-    d.set_item("to_beat", obs.to_beat.map(|m| m.to_string()))?;
+    d.set_item(intern!(py, "seen_hands"), seen)?;
+    d.set_item(intern!(py, "history"), history)?;
+    d.set_item(intern!(py, "to_beat"), obs.to_beat.map(|m| m.to_string()))?;
     let events = PyList::empty(py);
     for e in &obs.events {
         events.append(to_py(py, &e.to_json())?)?;
     }
-    d.set_item("events", events)?;
+    d.set_item(intern!(py, "events"), events)?;
     match &obs.result {
-        Some(r) => d.set_item("result", to_py(py, &r.to_json())?)?,
-        None => d.set_item("result", py.None())?,
+        Some(r) => d.set_item(intern!(py, "result"), to_py(py, &r.to_json())?)?,
+        None => d.set_item(intern!(py, "result"), py.None())?,
     }
     for (k, v) in &obs.roles {
         d.set_item(k, to_py(py, v)?)?;
     }
     if let Some(legal) = &obs.legal {
-        let words: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
-        d.set_item("legal_actions", words)?;
+        let words = legal.iter().map(|a| action_text(py, a));
+        d.set_item(intern!(py, "legal_actions"), PyList::new(py, words)?)?;
     }
     Ok(d.into_any())
+}
+
+/// An action's text as a Python str (a fixed word without formatting).
+fn action_text<'py>(py: Python<'py>, a: &Action) -> Bound<'py, PyString> {
+    match a.word() {
+        Some(w) => PyString::new(py, w),
+        None => PyString::new(py, &a.to_string()),
+    }
+}
+
+/// The text of each action of one deal's history, as Python strs, kept
+/// between observations so that each step renders only its new actions.
+#[derive(Default)]
+struct HistoryTexts {
+    /// The deal these texts belong to (`Table::deals().len()`).
+    deal: usize,
+    texts: Vec<Py<PyString>>,
+}
+
+impl HistoryTexts {
+    /// Bring the texts up to `table`'s history.
+    fn update(&mut self, py: Python<'_>, table: &Table) {
+        let history = &table.core().history;
+        let deal = table.deals().len();
+        if self.deal != deal || self.texts.len() > history.len() {
+            self.deal = deal;
+            self.texts.clear();
+        }
+        for (_, a) in &history[self.texts.len()..] {
+            self.texts.push(action_text(py, a).unbind());
+        }
+    }
 }
 
 /// One deal of a preset on the core's table (docs/table.md).
 #[pyclass(name = "Table", module = "ddz", subclass)]
 pub struct PyTable {
     table: Table,
+    history_texts: HistoryTexts,
 }
 
-fn illegal(e: impl std::fmt::Display) -> PyErr {
-    IllegalAction::new_err(e.to_string())
+/// `IllegalAction` for `given` (the action as the caller wrote it), with
+/// the seat to act, the phase and the legal actions as text.
+fn illegal(t: &mut Table, given: String, e: impl std::fmt::Display) -> PyErr {
+    let detail = Detail {
+        text: Some(given),
+        seat: Some(t.to_act()),
+        phase: Some(t.phase().name()),
+        allowed: Some(t.legal().iter().map(|a| a.to_string()).collect()),
+        option: None,
+    };
+    illegal_action(e, detail)
 }
 
 #[pymethods]
@@ -240,15 +296,18 @@ impl PyTable {
         let mut given = Vec::new();
         if let Some(deals) = deals {
             let Value::Array(specs) = from_py(deals, "deals")? else {
-                return Err(value_error("deals must be a list of deal dicts"));
+                return Err(card_error("deals must be a list of deal dicts"));
             };
             for spec in &specs {
-                given.push(Table::parse_deal(engine.rules(), spec).map_err(value_error)?);
+                given.push(Table::parse_deal(engine.rules(), spec).map_err(card_error)?);
             }
         }
         let rng = ddz_core::table::Rng::for_game(seed, 0);
-        let table = Table::new(engine, rng, given).map_err(value_error)?;
-        Ok(PyTable { table })
+        let table = Table::new(engine, rng, given).map_err(card_error)?;
+        Ok(PyTable {
+            table,
+            history_texts: HistoryTexts::default(),
+        })
     }
 
     /// Does the table play this rule set's preset?
@@ -278,21 +337,25 @@ impl PyTable {
     #[pyo3(signature = (action, cards = None))]
     fn step(&mut self, action: &Bound<'_, PyAny>, cards: Option<&str>) -> PyResult<()> {
         let t = &mut self.table;
-        let (action, named) = if let Ok(m) = action.cast::<PyMove>() {
+        let given = || action.str().map(|s| s.to_string()).unwrap_or_default();
+        let resolved = if let Ok(m) = action.cast::<PyMove>() {
             let m = m.get().0;
             if cards.is_none() && t.apply(Action::Play(m)).is_ok() {
                 return Ok(());
             }
-            t.resolve_move(m, cards).map_err(illegal)?
+            t.resolve_move(m, cards)
         } else if let Ok(s) = action.cast::<PyString>() {
-            t.resolve_text(s.to_str()?, cards).map_err(illegal)?
+            t.resolve_text(s.to_str()?, cards)
         } else {
-            return Err(illegal(format!(
+            let why = format!(
                 "a play is a Move, its text or 'pass', not {}",
                 action.repr()?
-            )));
+            );
+            let shown = action.repr()?.to_string();
+            return Err(illegal(t, shown, why));
         };
-        t.apply_named(action, &named).map_err(illegal)
+        let applied = resolved.and_then(|(action, named)| t.apply_named(action, &named));
+        applied.map_err(|e| illegal(t, given(), e))
     }
 
     /// Everything `seat` may know, and nothing more.
@@ -314,7 +377,14 @@ impl PyTable {
                 ))
             })?;
         let obs = self.table.observation(seat);
-        observation_to_py(py, &obs, &self.table.rules().preset)
+        let t = &self.table;
+        self.history_texts.update(py, t);
+        let (texts, history) = (&self.history_texts.texts, &t.core().history);
+        let entries = t
+            .visible_history(seat)
+            .map(|i| history_entry(py, history[i].0, texts[i].bind(py).clone()))
+            .collect::<PyResult<Vec<_>>>()?;
+        observation_dict(py, &obs, &t.rules().preset, PyList::new(py, entries)?)
     }
 
     #[getter]

@@ -1,6 +1,7 @@
 //! The Python classes: `Rules`, `Cards`, `Move`.
 
-use crate::convert::{deck_cards, optional_play, play_from, value_error};
+use crate::convert::{deck_cards, optional_play, play_from};
+use crate::errors::{card_error, core_rules_error, option_error, rules_error};
 use crate::movelist::MoveList;
 use ddz_core::{Cards, Engine, Move, Rules};
 use numpy::PyArray1;
@@ -103,8 +104,16 @@ fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     py.import("json")
 }
 
+/// An enum option as the word `to_dict()` gives it (`"rounds"`, `"x2"`).
+fn option_word(rules: &Rules, name: &str) -> String {
+    match base_json(rules).ok().as_ref().and_then(|v| v.get(name)) {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
 fn base_json(rules: &Rules) -> PyResult<serde_json::Value> {
-    serde_json::to_value(rules).map_err(value_error)
+    serde_json::to_value(rules).map_err(rules_error)
 }
 
 /// One option as given: its name, its JSON value and its Python repr (for
@@ -119,15 +128,16 @@ fn apply_options(
     preset: &str,
 ) -> PyResult<Rules> {
     let Some(fields) = base.as_object_mut() else {
-        return Err(value_error("options must be keyword arguments"));
+        return Err(rules_error("options must be keyword arguments"));
     };
     let known: Vec<String> = fields.keys().cloned().collect();
     for (name, value, shown) in overrides {
         if !fields.contains_key(name) {
-            return Err(value_error(format!(
+            let message = format!(
                 "unknown option {name:?}; the options are: {}",
                 known.join(", ")
-            )));
+            );
+            return Err(option_error(message, name, None, Some(known)));
         }
         let mut trial = fields.clone();
         trial.insert(name.clone(), value.clone());
@@ -136,13 +146,13 @@ fn apply_options(
             // would show the value as JSON read it: keep what was expected.
             let e = e.to_string();
             let why = e.find("expected ").map_or(e.as_str(), |at| &e[at..]);
-            return Err(value_error(format!(
-                "bad value {shown} for option {name:?} of preset {preset:?}: {why}"
-            )));
+            let message =
+                format!("bad value {shown} for option {name:?} of preset {preset:?}: {why}");
+            return Err(option_error(message, name, Some(shown.clone()), None));
         }
         fields.insert(name.clone(), value.clone());
     }
-    serde_json::from_value(base).map_err(value_error)
+    serde_json::from_value(base).map_err(rules_error)
 }
 
 /// Each option as JSON (NaN and infinities refused), named in any error.
@@ -159,9 +169,9 @@ fn given_options(
         let name: String = name.extract()?;
         let shown = value.repr()?.to_string();
         let bad = |why: String| {
-            value_error(format!(
-                "bad value {shown} for option {name:?} of preset {preset:?}: {why}"
-            ))
+            let message =
+                format!("bad value {shown} for option {name:?} of preset {preset:?}: {why}");
+            option_error(message, &name, Some(shown.clone()), None)
         };
         let text: String = json
             .call_method("dumps", (&value,), Some(&strict))
@@ -176,8 +186,8 @@ fn given_options(
 /// Compile a rule set, refusing one the table could not play to the end
 /// (the family's check), before any deal starts.
 fn build(rules: Rules) -> PyResult<PyRules> {
-    let engine = Engine::new(rules).map_err(value_error)?;
-    ddz_core::table::check_rules(engine.rules()).map_err(value_error)?;
+    let engine = Engine::new(rules).map_err(core_rules_error)?;
+    ddz_core::table::check_rules(engine.rules()).map_err(core_rules_error)?;
     Ok(PyRules {
         engine: Arc::new(engine),
     })
@@ -208,7 +218,10 @@ impl PyRules {
     #[new]
     #[pyo3(signature = (preset = "classic", **options))]
     fn new(py: Python<'_>, preset: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let rules = Rules::preset(preset).map_err(value_error)?;
+        let rules = Rules::preset(preset).map_err(|e| {
+            let presets = ddz_core::PRESETS.iter().map(|p| p.to_string()).collect();
+            option_error(e, "preset", Some(preset.to_string()), Some(presets))
+        })?;
         let Some(options) = options.filter(|o| !o.is_empty()) else {
             return build(rules);
         };
@@ -222,14 +235,14 @@ impl PyRules {
     fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text: String = json_module(py)?
             .call_method1("dumps", (d,))
-            .map_err(|e| value_error(format!("rules must be a plain JSON dict: {e}")))?
+            .map_err(|e| rules_error(format!("rules must be a plain JSON dict: {e}")))?
             .extract()?;
         Self::from_json(&text)
     }
 
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        let rules = Rules::from_json(text).map_err(|e| value_error(format!("bad rules: {e}")))?;
+        let rules = Rules::from_json(text).map_err(|e| rules_error(format!("bad rules: {e}")))?;
         build(rules)
     }
 
@@ -242,6 +255,149 @@ impl PyRules {
         json_module(py)?.call_method1("loads", (self.to_json(),))
     }
 
+    // Typed getters of every option (docs/rules.md#custom-rule-sets).
+    #[getter]
+    fn trio_single(&self) -> bool {
+        self.engine.rules().trio_single
+    }
+    #[getter]
+    fn plane_singles(&self) -> bool {
+        self.engine.rules().plane_singles
+    }
+    #[getter]
+    fn four_two_singles(&self) -> bool {
+        self.engine.rules().four_two_singles
+    }
+    #[getter]
+    fn four_two_pairs(&self) -> bool {
+        self.engine.rules().four_two_pairs
+    }
+    #[getter]
+    fn joker_pairs(&self) -> bool {
+        self.engine.rules().joker_pairs
+    }
+    #[getter]
+    fn joker_trio_pair(&self) -> bool {
+        self.engine.rules().joker_trio_pair
+    }
+    #[getter]
+    fn wings_consecutive(&self) -> bool {
+        self.engine.rules().wings_consecutive
+    }
+    #[getter]
+    fn no_bomb_inside(&self) -> bool {
+        self.engine.rules().no_bomb_inside
+    }
+    #[getter]
+    fn rocket_as_kickers(&self) -> bool {
+        self.engine.rules().rocket_as_kickers
+    }
+    #[getter]
+    fn plane_222333_high(&self) -> bool {
+        self.engine.rules().plane_222333_high
+    }
+    #[getter]
+    fn seven_star_kills_last_joker(&self) -> bool {
+        self.engine.rules().seven_star_kills_last_joker
+    }
+    #[getter]
+    fn spring(&self) -> bool {
+        self.engine.rules().spring
+    }
+    #[getter]
+    fn anti_spring(&self) -> bool {
+        self.engine.rules().anti_spring
+    }
+    #[getter]
+    fn auto_win(&self) -> bool {
+        self.engine.rules().auto_win
+    }
+    #[getter]
+    fn kitty_shown(&self) -> bool {
+        self.engine.rules().kitty_shown
+    }
+    #[getter]
+    fn kicks(&self) -> bool {
+        self.engine.rules().kicks
+    }
+    #[getter]
+    fn strong_hand_bids(&self) -> bool {
+        self.engine.rules().strong_hand_bids
+    }
+    #[getter]
+    fn six_beats_five(&self) -> bool {
+        self.engine.rules().six_beats_five
+    }
+    #[getter]
+    fn landlord_bidding(&self) -> bool {
+        self.engine.rules().landlord_bidding
+    }
+    #[getter]
+    fn farmers_pick_sides(&self) -> bool {
+        self.engine.rules().farmers_pick_sides
+    }
+    #[getter]
+    fn both_copies_open(&self) -> bool {
+        self.engine.rules().both_copies_open
+    }
+    #[getter]
+    fn three_copies_win(&self) -> bool {
+        self.engine.rules().three_copies_win
+    }
+    #[getter]
+    fn forced_taker(&self) -> bool {
+        self.engine.rules().forced_taker
+    }
+    #[getter]
+    fn doubling_bomb(&self) -> u8 {
+        self.engine.rules().doubling_bomb
+    }
+    #[getter]
+    fn kick_factor(&self) -> u8 {
+        self.engine.rules().kick_factor
+    }
+    #[getter]
+    fn level_points(&self) -> u16 {
+        self.engine.rules().level_points
+    }
+    #[getter]
+    fn no_grab_base(&self) -> u8 {
+        self.engine.rules().no_grab_base
+    }
+    #[getter]
+    fn sequences(&self) -> String {
+        option_word(self.engine.rules(), "sequences")
+    }
+    #[getter]
+    fn ladder(&self) -> String {
+        option_word(self.engine.rules(), "ladder")
+    }
+    #[getter]
+    fn double_step(&self) -> String {
+        option_word(self.engine.rules(), "double_step")
+    }
+    #[getter]
+    fn score_scheme(&self) -> String {
+        option_word(self.engine.rules(), "score_scheme")
+    }
+    #[getter]
+    fn bidding(&self) -> String {
+        option_word(self.engine.rules(), "bidding")
+    }
+    #[getter]
+    fn kitty_split(&self) -> String {
+        option_word(self.engine.rules(), "kitty_split")
+    }
+    #[getter]
+    fn two_bids_base(&self) -> String {
+        option_word(self.engine.rules(), "two_bids_base")
+    }
+    /// The king bombs: `{"small", "big", "above", "order"}` per entry.
+    #[getter]
+    fn king_bombs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = serde_json::to_value(&self.engine.rules().king_bombs).map_err(rules_error)?;
+        crate::table::to_py(py, &value)
+    }
     #[getter]
     fn preset(&self) -> String {
         self.engine.rules().preset.clone()
@@ -284,7 +440,7 @@ impl PyRules {
     /// Cards checked against this rule set's deck.
     fn cards(&self, cards: &Bound<'_, PyAny>) -> PyResult<PyCards> {
         let c = crate::convert::cards_from(cards)?;
-        self.engine.check_cards(&c).map_err(value_error)?;
+        self.engine.check_cards(&c).map_err(card_error)?;
         Ok(PyCards(c))
     }
 

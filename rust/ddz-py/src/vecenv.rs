@@ -7,7 +7,7 @@ use crate::types::PyRules;
 use ddz_core::vecenv::arrays::Column;
 use ddz_core::vecenv::kinds::{KIND_NAMES, PHASES};
 use ddz_core::vecenv::{Options, Reward, VecEnv, MAX_HISTORY};
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{Element, PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -18,16 +18,39 @@ pub struct PyVecEnv {
     env: VecEnv,
 }
 
+/// A fresh numpy array of `shape` holding a copy of `s`: made at its shape
+/// in one call and filled with one copy (no reshape, no second object).
+fn fresh<'py, T: Element + Copy>(
+    py: Python<'py>,
+    s: &[T],
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    if shape.iter().product::<usize>() != s.len() {
+        return Err(value_error(format!(
+            "a column of {} elements does not fill shape {shape:?}",
+            s.len()
+        )));
+    }
+    // SAFETY: the array is made uninitialised with exactly `s.len()`
+    // elements, C-ordered, and every one is written from `s` at once,
+    // before Python can see it.
+    unsafe {
+        let a = PyArrayDyn::<T>::new(py, shape, false);
+        std::ptr::copy_nonoverlapping(s.as_ptr(), a.data(), s.len());
+        Ok(a.into_any())
+    }
+}
+
 fn array<'py>(py: Python<'py>, c: Column<'_>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match c {
-        Column::U8(s) => PyArray1::from_slice(py, s).reshape(shape)?.into_any(),
-        Column::I8(s) => PyArray1::from_slice(py, s).reshape(shape)?.into_any(),
-        Column::I16(s) => PyArray1::from_slice(py, s).reshape(shape)?.into_any(),
-        Column::I32(s) => PyArray1::from_slice(py, s).reshape(shape)?.into_any(),
-        Column::I64(s) => PyArray1::from_slice(py, s).reshape(shape)?.into_any(),
-        Column::F32(s) => PyArray1::from_slice(py, s).reshape(shape)?.into_any(),
-        Column::Bool(s) => PyArray1::from_slice(py, s).reshape(shape)?.into_any(),
-    })
+    match c {
+        Column::U8(s) => fresh(py, s, shape),
+        Column::I8(s) => fresh(py, s, shape),
+        Column::I16(s) => fresh(py, s, shape),
+        Column::I32(s) => fresh(py, s, shape),
+        Column::I64(s) => fresh(py, s, shape),
+        Column::F32(s) => fresh(py, s, shape),
+        Column::Bool(s) => fresh(py, s, shape),
+    }
 }
 
 /// The rule set a preset name or a `Rules` names.
@@ -165,7 +188,8 @@ impl PyVecEnv {
     )> {
         let actions = actions_from(actions)?;
         let env = &mut self.env;
-        py.detach(|| env.step(&actions)).map_err(value_error)?;
+        py.detach(|| env.step(&actions))
+            .map_err(|e| crate::errors::illegal_action(e, Default::default()))?;
         let d = self.env.dims();
         let info = PyDict::new(py);
         let (mut rewards, mut terminated) = (None, None);

@@ -40,7 +40,7 @@ class LandlordFlow(Flow):
     def legal(self, seat: int) -> list[str]:
         if self.g.phase == "bid":
             return self.auction.legal(seat)
-        # The kick phase (API.md) holds the kicks and then the counter-kick.
+        # The kick phase (docs/game.md) holds the kicks and then the counter-kick.
         if self.countering:
             return ["counter-kick", "no-counter-kick"]
         return ["kick", "no-kick"]

@@ -40,7 +40,7 @@ fn greedy(engine: &Engine, legal: Legal<'_>) -> usize {
 
 /// The words `GreedyAgent` reads as declining (they start with `no-`).
 fn declines(a: &Action) -> bool {
-    a.to_string().starts_with("no-")
+    a.word().is_some_and(|w| w.starts_with("no-"))
 }
 
 thread_local! {

@@ -66,11 +66,13 @@ impl Action {
     }
 }
 
-impl fmt::Display for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let word = match self {
-            Action::Play(m) => return write!(f, "{m}"),
-            Action::Bid(b) => return write!(f, "bid:{b}"),
+impl Action {
+    /// The word of a decision that has a fixed one (every action but a
+    /// play and a bid): no formatting, for choosers and observations that
+    /// read words at every step.
+    pub fn word(&self) -> Option<&'static str> {
+        Some(match self {
+            Action::Play(_) | Action::Bid(_) => return None,
             Action::Pass => "pass",
             Action::Call => "call",
             Action::Grab => "grab",
@@ -89,8 +91,17 @@ impl fmt::Display for Action {
             Action::CallFriend => "call-friend",
             Action::Side(false) => "side:main",
             Action::Side(true) => "side:counter",
-        };
-        f.write_str(word)
+        })
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Play(m) => write!(f, "{m}"),
+            Action::Bid(b) => write!(f, "bid:{b}"),
+            word => f.write_str(word.word().expect("every other action has a word")),
+        }
     }
 }
 

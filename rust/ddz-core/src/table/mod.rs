@@ -784,6 +784,14 @@ impl Table {
 
     // ---- what a seat may see ---------------------------------------------
 
+    /// The indices in this deal's history of the actions `seat` may see
+    /// (the observation's `history`; bindings cache each entry's text).
+    pub fn visible_history(&self, seat: usize) -> impl Iterator<Item = usize> + '_ {
+        let (t, f) = (&self.core, self.family.as_ref());
+        let history = t.history.iter().enumerate();
+        history.filter_map(move |(i, (s, a))| f.visible(t, seat, *s, a).then_some(i))
+    }
+
     /// Everything `seat` may know now, and nothing more (docs/game.md lists
     /// the keys). `seat` must be a seat of the table.
     pub fn observation(&mut self, seat: usize) -> Observation {
@@ -803,12 +811,7 @@ impl Table {
             hand_sizes: t.hands.iter().map(Hand::len).collect(),
             kitty: f.kitty_seen_by(t, seat).then(|| t.kitty.clone()),
             seen_hands: seen.into_iter().map(|s| (s, t.hands[s].cards())).collect(),
-            history: t
-                .history
-                .iter()
-                .filter(|(s, a)| f.visible(t, seat, *s, a))
-                .copied()
-                .collect(),
+            history: self.visible_history(seat).map(|i| t.history[i]).collect(),
             to_beat: t.tricks.last,
             events: t.events.clone(),
             result: t.result.clone(),

@@ -71,6 +71,24 @@ macro_rules! per_env {
                     .collect()
             }
 
+            /// The rows of `block` envs at a time, env 0 first: each item
+            /// holds its envs' elements of every array (`env` picks one),
+            /// so that blocks of envs fill their rows in parallel without a
+            /// list of every env's rows being made first.
+            pub fn blocks(
+                &mut self,
+                $d: &$crate::vecenv::arrays::Dims,
+                block: usize,
+            ) -> Vec<$row<'_>> {
+                let count = $d.envs.div_ceil(block.max(1));
+                $(let mut $name = self.$name.chunks_mut((block $(* $dim)*).max(1));)*
+                (0..count)
+                    .map(|_| $row {
+                        $($name: $name.next().unwrap_or(&mut []),)*
+                    })
+                    .collect()
+            }
+
             /// `(name, elements, shape)` of every array.
             pub fn columns(
                 &self,
@@ -83,7 +101,27 @@ macro_rules! per_env {
                 ),)*]
             }
         }
+
+        #[allow(clippy::identity_op)]
+        impl $row<'_> {
+            /// Env `k`'s rows of a block (`blocks`).
+            pub fn env(&mut self, k: usize, $d: &$crate::vecenv::arrays::Dims) -> $row<'_> {
+                $row {
+                    $($name: {
+                        let width = 1 $(* $dim)*;
+                        &mut self.$name[k * width..(k + 1) * width]
+                    },)*
+                }
+            }
+        }
     };
 }
 
 pub(crate) use per_env;
+
+/// Row `i` of a run of 16-slot rows, as an array: a copy into it has a
+/// size known when compiling, so it is a few moves rather than a call.
+#[inline]
+pub fn slot_row(rows: &mut [u8], i: usize) -> &mut [u8; crate::cards::SLOTS] {
+    &mut rows.as_chunks_mut::<{ crate::cards::SLOTS }>().0[i]
+}

@@ -4,7 +4,7 @@
 //! other decision has its own id after those, so one `kind` column tells
 //! every legal action apart by type. A bid's value is in its `rank`.
 
-use crate::play::Kind;
+use crate::play::{Kind, Move};
 use crate::table::{Action, Phase};
 
 /// The name of each action kind id.
@@ -69,11 +69,17 @@ fn play_kind_id(kind: Kind) -> i8 {
     kind as u8 as i8
 }
 
+/// `describe` of a play.
+#[inline]
+pub fn describe_play(m: &Move) -> (i8, i8, i8) {
+    (play_kind_id(m.kind), m.rank as i8, m.length as i8)
+}
+
 /// `(kind id, rank, length)` of an action: a play's own rank and length;
 /// a bid's value as its rank; 0 and 0 for the other words.
 pub fn describe(action: &Action) -> (i8, i8, i8) {
     let id = match action {
-        Action::Play(m) => return (play_kind_id(m.kind), m.rank as i8, m.length as i8),
+        Action::Play(m) => return describe_play(m),
         Action::Bid(b) => return (15, *b as i8, 0),
         Action::Pass => PASS,
         Action::Call => 16,

@@ -17,7 +17,7 @@ pub mod roles;
 use crate::batch::default_threads;
 use crate::engine::Engine;
 use crate::table::{Action, Phase, Rng, SetupError, Table};
-use arrays::{per_env, Dims};
+use arrays::{per_env, slot_row, Dims};
 use obs::{Obs, PlayLog};
 use rayon::prelude::*;
 use roles::RoleColumns;
@@ -34,6 +34,10 @@ fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 
 /// Envs per unit of parallel work.
 const MIN_ENVS: usize = 8;
+
+/// Deals over at once skipped in a row before the env gives up and stays
+/// over (only a rule set whose every deal ends at the deal could get there).
+const MAX_SKIPPED: usize = 1000;
 
 /// The most plays `recent` may keep.
 pub const MAX_HISTORY: usize = 256;
@@ -114,9 +118,18 @@ struct Env {
 
 impl Env {
     /// Deal game `episode` of the series `seed` (as `Table::seeded` would),
-    /// on the same table to keep its buffers.
+    /// on the same table to keep its buffers. A deal that is over as soon
+    /// as it is dealt (an auto-win: nobody decides anything) is skipped
+    /// for the series' next one, so the env always has a seat to act;
+    /// `info["episode"]` shows the gap (docs/rl.md).
     fn deal(&mut self) {
-        self.table.restart(Rng::for_game(self.seed, self.episode));
+        for _ in 0..MAX_SKIPPED {
+            self.table.restart(Rng::for_game(self.seed, self.episode));
+            if !self.table.is_over() {
+                break;
+            }
+            self.episode += 1;
+        }
         self.decisions = 0;
         self.log.clear();
     }
@@ -183,6 +196,8 @@ pub struct VecEnv {
     obs: Obs,
     outcome: Outcome,
     legal: Legal,
+    /// Legal actions per env, from the last step (scratch).
+    counts: Vec<usize>,
 }
 
 impl VecEnv {
@@ -238,6 +253,7 @@ impl VecEnv {
             obs: Obs::new(&dims),
             outcome: Outcome::new(&dims),
             legal: Legal::default(),
+            counts: Vec::new(),
         };
         out.reset(None);
         Ok(out)
@@ -287,29 +303,41 @@ impl VecEnv {
         let roles = &self.roles;
         let reward = self.options.reward;
         let envs = &mut self.envs;
-        let obs_rows = self.obs.rows(&dims);
-        let out_rows = self.outcome.rows(&dims);
+        // Whole blocks of envs per task: each env's rows are cut from its
+        // block's inside the task, not listed one by one beforehand.
+        let obs_blocks = self.obs.blocks(&dims, MIN_ENVS);
+        let out_blocks = self.outcome.blocks(&dims, MIN_ENVS);
+        let counts = &mut self.counts;
+        counts.resize(envs.len(), 0);
         let legal = &mut self.legal;
         on_pool(self.options.threads, || {
-            let counts: Vec<usize> = envs
-                .par_iter_mut()
-                .zip(obs_rows)
-                .zip(out_rows)
+            envs.par_chunks_mut(MIN_ENVS)
+                .zip(obs_blocks)
+                .zip(out_blocks)
+                .zip(counts.par_chunks_mut(MIN_ENVS))
                 .enumerate()
-                .with_min_len(MIN_ENVS)
-                .map(|(i, ((env, mut o), mut r))| {
-                    match actions {
-                        Some(a) => env.step(a[i] as usize, reward, &mut r),
-                        None => {
-                            env.deal();
-                            clear(&mut r);
+                .for_each(|(b, (((envs, mut o), mut r), counts))| {
+                    for (k, env) in envs.iter_mut().enumerate() {
+                        let mut out = r.env(k, &dims);
+                        match actions {
+                            Some(a) => env.step(a[b * MIN_ENVS + k] as usize, reward, &mut out),
+                            None => {
+                                env.deal();
+                                clear(&mut out);
+                            }
                         }
+                        let table = &env.table;
+                        obs::write(
+                            &mut o.env(k, &dims),
+                            table,
+                            &env.log,
+                            roles,
+                            &mut env.scratch,
+                        );
+                        counts[k] = table.legal_unordered().len();
                     }
-                    obs::write(&mut o, &env.table, &env.log, roles, &mut env.scratch);
-                    env.table.legal_unordered().len()
-                })
-                .collect();
-            fill_legal(legal, envs, &counts);
+                });
+            fill_legal(legal, envs, counts);
         });
     }
 
@@ -385,27 +413,36 @@ fn fill_legal(legal: &mut Legal, envs: &[Env], counts: &[usize]) {
     legal.kind.resize(total, 0);
     legal.rank.resize(total, 0);
     legal.length.resize(total, 0);
-    let cards = split(&mut legal.cards, counts, SLOTS);
-    let represents = split(&mut legal.represents, counts, SLOTS);
-    let kind = split(&mut legal.kind, counts, 1);
-    let rank = split(&mut legal.rank, counts, 1);
-    let length = split(&mut legal.length, counts, 1);
-    envs.par_iter()
+    // One piece of each array per block of envs, as the steps ran.
+    let per_block: Vec<usize> = counts.chunks(MIN_ENVS).map(|c| c.iter().sum()).collect();
+    let cards = split(&mut legal.cards, &per_block, SLOTS);
+    let represents = split(&mut legal.represents, &per_block, SLOTS);
+    let kind = split(&mut legal.kind, &per_block, 1);
+    let rank = split(&mut legal.rank, &per_block, 1);
+    let length = split(&mut legal.length, &per_block, 1);
+    envs.par_chunks(MIN_ENVS)
         .zip(cards)
         .zip(represents)
         .zip(kind)
         .zip(rank)
         .zip(length)
-        .with_min_len(MIN_ENVS)
-        .for_each(|(((((env, cards), represents), kind), rank), length)| {
-            for (k, a) in env.table.legal_unordered().iter().enumerate() {
-                let (c, r) = match a {
-                    Action::Play(m) => (m.cards, m.represents),
-                    _ => Default::default(),
-                };
-                cards[k * SLOTS..(k + 1) * SLOTS].copy_from_slice(&c.0);
-                represents[k * SLOTS..(k + 1) * SLOTS].copy_from_slice(&r.0);
-                (kind[k], rank[k], length[k]) = kinds::describe(&a);
+        .for_each(|(((((envs, cards), represents), kind), rank), length)| {
+            // In `legal_unordered`'s order: the plays, then the words.
+            let mut k = 0;
+            for env in envs {
+                let legal = env.table.legal_unordered();
+                for m in legal.plays {
+                    *slot_row(cards, k) = m.cards.0;
+                    *slot_row(represents, k) = m.represents.0;
+                    (kind[k], rank[k], length[k]) = kinds::describe_play(m);
+                    k += 1;
+                }
+                for word in legal.words {
+                    *slot_row(cards, k) = [0; SLOTS];
+                    *slot_row(represents, k) = [0; SLOTS];
+                    (kind[k], rank[k], length[k]) = kinds::describe(word);
+                    k += 1;
+                }
             }
         });
 }

@@ -9,8 +9,8 @@
 //! Per-seat rows are relative to the seat to act: row `j` is seat
 //! `(seat + j) % players`, so row 0 is always the seat itself.
 
-use super::arrays::per_env;
-use super::kinds::{describe, phase_id, PASS};
+use super::arrays::{per_env, slot_row};
+use super::kinds::{describe_play, phase_id, PASS};
 use super::roles::RoleColumns;
 use crate::cards::{Cards, SLOTS};
 use crate::play::Move;
@@ -111,25 +111,25 @@ pub fn write(
     let rel = |s: usize| ((s + n - seat) % n) as i8;
     row.seat[0] = seat as i8;
     row.phase[0] = phase_id(core.phase);
-    row.hand.copy_from_slice(&core.hands[seat].counts.0);
+    *slot_row(row.hand, 0) = core.hands[seat].counts.0;
     for j in 0..n {
         let s = abs(j);
         row.cards_left[j] = core.hands[s].len() as i16;
-        row.played[j * SLOTS..(j + 1) * SLOTS].copy_from_slice(&log.played[s].0);
+        *slot_row(row.played, j) = log.played[s].0;
         let (state, cards) = match log.trick[s] {
             None => (-1, Cards::EMPTY),
             Some(None) => (0, Cards::EMPTY),
             Some(Some(m)) => (1, m.cards),
         };
         row.trick_state[j] = state;
-        row.trick[j * SLOTS..(j + 1) * SLOTS].copy_from_slice(&cards.0);
+        *slot_row(row.trick, j) = cards.0;
     }
     row.seen.fill(false);
     row.seen_hands.fill(0);
     for s in family.hands_seen_by(core, seat) {
         let j = rel(s) as usize;
         row.seen[j] = true;
-        row.seen_hands[j * SLOTS..(j + 1) * SLOTS].copy_from_slice(&core.hands[s].counts.0);
+        *slot_row(row.seen_hands, j) = core.hands[s].counts.0;
     }
     let kitty_seen = family.kitty_seen_by(core, seat);
     row.kitty_seen[0] = kitty_seen;
@@ -138,18 +138,18 @@ pub fn write(
     } else {
         Cards::EMPTY
     };
-    row.kitty.copy_from_slice(&kitty.0);
+    *slot_row(row.kitty, 0) = kitty.0;
     match (core.tricks.last, core.tricks.last_seat) {
         (Some(m), Some(by)) => {
-            let (kind, rank, length) = describe(&Action::Play(m));
-            row.to_beat.copy_from_slice(&m.cards.0);
+            let (kind, rank, length) = describe_play(&m);
+            *slot_row(row.to_beat, 0) = m.cards.0;
             row.to_beat_kind[0] = kind;
             row.to_beat_rank[0] = rank;
             row.to_beat_length[0] = length;
             row.to_beat_seat[0] = rel(by);
         }
         _ => {
-            row.to_beat.fill(0);
+            *slot_row(row.to_beat, 0) = [0; SLOTS];
             row.to_beat_kind[0] = -1;
             row.to_beat_rank[0] = 0;
             row.to_beat_length[0] = 0;
@@ -157,30 +157,35 @@ pub fn write(
         }
     }
     for i in 0..row.recent_seat.len() {
-        let cells = &mut row.recent[i * SLOTS..(i + 1) * SLOTS];
+        let cells = slot_row(row.recent, i);
         match log.recent.get(i) {
             Some(&(s, play)) => {
                 row.recent_seat[i] = rel(s);
                 match play {
                     Some(m) => {
-                        cells.copy_from_slice(&m.cards.0);
-                        row.recent_kind[i] = describe(&Action::Play(m)).0;
+                        *cells = m.cards.0;
+                        row.recent_kind[i] = describe_play(&m).0;
                     }
                     None => {
-                        cells.fill(0);
+                        *cells = [0; SLOTS];
                         row.recent_kind[i] = PASS;
                     }
                 }
             }
             None => {
-                cells.fill(0);
+                *cells = [0; SLOTS];
                 row.recent_seat[i] = -1;
                 row.recent_kind[i] = -1;
             }
         }
     }
     if !roles.is_empty() {
-        scratch.clear();
+        // Nulls rather than `clear`: the map keeps its keys and nodes from
+        // step to step, and a key the family leaves out this time reads as
+        // null, which `RoleColumns` encodes as it does a missing key.
+        scratch
+            .values_mut()
+            .for_each(|v| *v = serde_json::Value::Null);
         family.observe(core, seat, scratch);
         roles.write(scratch, seat, n, row.roles);
     }

@@ -187,6 +187,20 @@ fn a_bad_index_names_the_env_and_moves_nothing() {
     assert_eq!(before, snapshot(&env));
     assert!(VecEnv::new(engine("classic"), 0, 0, options(1)).is_err());
 }
+#[test]
+fn a_deal_over_as_dealt_is_skipped_for_the_series_next() {
+    let e = engine("six-player-3v3");
+    // Game 0 of series 32 is an auto-win: over before anyone decides.
+    assert!(Table::seeded(e.clone(), 32, 0).unwrap().is_over());
+    let env = VecEnv::new(e.clone(), 1, 32, options(1)).unwrap();
+    assert!(!env.table(0).is_over());
+    assert!(env.legal().offsets[1] > 0);
+    let next = (1..)
+        .map(|k| Table::seeded(e.clone(), 32, k).unwrap())
+        .find(|t| !t.is_over())
+        .unwrap();
+    assert_eq!(env.table(0).deals()[0], next.deals()[0]);
+}
 
 // ---- secrecy -------------------------------------------------------------
 
@@ -343,6 +357,10 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
                 roles: 0,
             };
             let mut out = Outcome::new(&d);
+            if env.table.is_over() {
+                // Won as dealt (an auto-win): nobody has anything to see.
+                continue;
+            }
             let stop = rng.below(60);
             for _ in 0..stop {
                 let n = env.table.legal_unordered().len();

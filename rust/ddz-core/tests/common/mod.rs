@@ -74,7 +74,7 @@ pub fn sub_hands(hand: &Cards) -> Vec<Cards> {
 }
 
 /// Every reading of every sub-multiset of `hand`: the oracle's lead set.
-/// Laizi alone are a play only when the hand holds nothing else (RULES §5).
+/// Laizi alone are a play only when the hand holds nothing else (docs/rules.md#laizi).
 pub fn oracle_leads(e: &Engine, hand: &Cards) -> Vec<Move> {
     let all_laizi = hand.len() == hand.get(15) as usize;
     sub_hands(hand)

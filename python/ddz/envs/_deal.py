@@ -1,0 +1,100 @@
+"""One deal at a time on a one-env `VecEnv`: what the single-game adapters share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import ddz
+
+LEGAL_KEYS = (
+    "legal_cards",
+    "legal_represents",
+    "legal_kind",
+    "legal_rank",
+    "legal_length",
+)
+SEED_LIMIT = 2**63
+
+
+def rules_of(preset_or_rules: str | ddz.Rules, options: dict[str, Any]) -> ddz.Rules:
+    if isinstance(preset_or_rules, ddz.Rules):
+        if options:
+            raise TypeError(f"rule options {sorted(options)} go with a preset name, not a Rules")
+        return preset_or_rules
+    if not isinstance(preset_or_rules, str):
+        raise TypeError(f"a preset name or a ddz.Rules, not {preset_or_rules!r}")
+    return ddz.Rules(preset_or_rules, **options)
+
+
+class Deal:
+    """The deal in play and its latest observation (the seat to act's).
+
+    `reset(seed)` starts series `seed` (as `VecEnv.reset`); `reset()` goes on
+    to a new deal: the next of the series when the last one has just ended,
+    else a series drawn from the `seed` of the last seeded reset.
+    """
+
+    def __init__(self, rules: ddz.Rules, *, history: int, reward: str, seed: int = 0) -> None:
+        self.rules = rules
+        self.vec = ddz.VecEnv(rules, 1, seed=seed, threads=1, history=history, reward=reward)
+        self.players = rules.players
+        self._index = np.zeros(1, np.int64)
+        self._rng = np.random.default_rng(seed)
+        self.obs = self._playable(self.vec.observe())
+        self.fresh = True
+
+    def _playable(self, obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        # A deal can end before anyone acts (an auto-win at the deal, in the
+        # six-player presets): VecEnv then shows it over with no legal action.
+        # It has no decision to learn from: deal the next series instead.
+        while obs["legal_offsets"][1] == 0:
+            obs = self.vec.reset(int(self._rng.integers(SEED_LIMIT)))
+        return obs
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be an int from 0 to 2**64 - 1, not {seed!r}")
+            self._rng = np.random.default_rng(int(seed))
+            self.obs = self._playable(self.vec.reset(int(seed)))
+        elif not self.fresh:
+            self.obs = self._playable(self.vec.reset(int(self._rng.integers(SEED_LIMIT))))
+        self.fresh = True
+
+    @property
+    def seat(self) -> int:
+        return int(self.obs["seat"][0])
+
+    @property
+    def legal_count(self) -> int:
+        return int(self.obs["legal_offsets"][1])
+
+    def step(self, index: int) -> tuple[np.ndarray, dict[str, Any]] | None:
+        """Take legal action `index`; `(rewards by seat, result)` when the deal ends."""
+        self._index[0] = index
+        obs, rewards, terminated, info = self.vec.step(self._index)
+        self.fresh = False
+        if not terminated[0]:
+            self.obs = obs
+            return None
+        self.obs = self._playable(obs)
+        self.fresh = True
+        result = {k: v[0].tolist() for k, v in info.items()}
+        return rewards[0].astype(np.float64), result
+
+    def row(self) -> dict[str, np.ndarray]:
+        """The seat to act's observation without the legal-action columns."""
+        obs = self.obs
+        return {
+            k: v[0, ...] for k, v in obs.items() if k != "legal_offsets" and k not in LEGAL_KEYS
+        }
+
+    def text(self) -> str:
+        """The seat to act's view, for `render`."""
+        o = self.vec.observation(0)
+        return (
+            f"{self.rules.preset}: seat {o['to_act']} to act ({o['phase']}), hand"
+            f" {''.join(o['hand'])}, to beat {o['to_beat'] or '-'}, hands {o['hand_sizes']}"
+        )

@@ -1,0 +1,163 @@
+"""PettingZoo AEC environment for every preset (docs/rl.md).
+
+from ddz.envs.pettingzoo import env
+e = env("classic")
+e.reset(seed=0)
+for agent in e.agent_iter():
+    obs, reward, terminated, truncated, info = e.last()
+    action = None if terminated else e.action_space(agent).sample(obs["action_mask"])
+    e.step(action)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+
+import ddz
+from ddz.envs._deal import Deal, rules_of
+from ddz.envs._forms import DEFAULT_CANDIDATES, make_form
+from ddz.envs._spaces import row_space
+
+__all__ = ["DdzEnv", "env", "raw_env"]
+RENDER_MODES = ("human", "ansi")
+
+
+class DdzEnv(AECEnv):
+    """One deal after another of a preset; agents `player_0 ..` are the seats."""
+
+    metadata = {"name": "ddz_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+
+    def __init__(
+        self,
+        preset: str | ddz.Rules = "classic",
+        *,
+        actions: str | None = None,
+        max_candidates: int = DEFAULT_CANDIDATES,
+        history: int = 15,
+        reward: str = "score",
+        render_mode: str | None = None,
+        **rule_options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.rules = rules_of(preset, rule_options)
+        self._deal = Deal(self.rules, history=history, reward=reward)
+        self.form = make_form(self.rules, actions, max_candidates)
+        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
+        inner = row_space(self._deal.row(), self.rules)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Dict({**inner.spaces, **self.form.extra_space}),
+                "action_mask": spaces.Box(0, 1, (self.form.size,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.form.size) for a in self.possible_agents}
+        self._begin()
+
+    @property
+    def action_table(self):
+        """The id -> decision table of the table form (`.action(id)`); None otherwise."""
+        return getattr(self.form, "table", None)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _begin(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._latest: dict[str, dict[str, Any]] = {}
+        self._observe_now()
+
+    def _observe_now(self) -> None:
+        extra, mask, self._picks = self.form.encode(self._deal.obs)
+        agent = self.possible_agents[self._deal.seat]
+        self.agent_selection = agent
+        self._latest[agent] = {
+            "observation": {**self._deal.row(), **extra},
+            "action_mask": mask,
+        }
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._deal.reset(seed)
+        self._begin()
+
+    def observe(self, agent: str) -> dict[str, Any] | None:
+        """The agent's observation at its latest turn (the current one for the agent to
+        act); None for an agent that has not acted yet in this deal."""
+        return self._latest.get(agent)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action is an int (an action id), not {action!r}")
+        index = self.form.legal_index(int(action), self._picks)
+        if index is None:
+            raise ValueError(
+                f"action {action} is not legal for {agent} now (see observation['action_mask'])"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        ended = self._deal.step(index)
+        if ended is None:
+            self._clear_rewards()
+            self._observe_now()
+        else:
+            seat_rewards, result = ended
+            for i, a in enumerate(self.agents):
+                self.rewards[a] = float(seat_rewards[i])
+                self.terminations[a] = True
+                self.infos[a] = {"result": result}
+            self._agent_selector_after_end()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _agent_selector_after_end(self) -> None:
+        # Every agent is done: each takes one `None` step, from the next seat on.
+        seat = self.possible_agents.index(self.agent_selection)
+        self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
+
+    def _was_dead_step(self, action: Any) -> None:
+        super()._was_dead_step(action)
+        if self.agents and self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._deal.text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(preset: str | ddz.Rules = "classic", **options: Any) -> DdzEnv:
+    return DdzEnv(preset, **options)
+
+
+def env(preset: str | ddz.Rules = "classic", **options: Any) -> DdzEnv:
+    """The AEC env of a preset (or a `Rules`). Options: `actions` ("table" or
+    "candidates"; default: table for classic, two-player, laizi), `max_candidates`,
+    `history`, `reward` ("score" or "win"), `render_mode`; anything else is a rule
+    option (`ddz.Rules(preset, **options)`)."""
+    return DdzEnv(preset, **options)

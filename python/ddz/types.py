@@ -1,0 +1,203 @@
+"""Typed views of what `ddz` hands out (docs/types.md): the observation,
+the result, the record and `ddz.simulate`'s output as `TypedDict`s, the
+phases and action words as `Literal`s, and the `Agent` protocol.
+
+Plain typing, nothing at run time beyond the standard library: the values
+are the ordinary dicts and lists; these names let a type checker
+(``mypy --strict``) check code that reads them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, Union
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import numpy as np
+    import numpy.typing as npt
+
+    from ddz._ddz import Move
+
+#: Where a deal stands (`Game.phase`, `observation["phase"]`).
+Phase = Literal[
+    "bid", "kick", "grab", "call", "reveal", "double", "show", "choose_side", "play", "over"
+]
+#: Every decision that is a word (plays are `Move`s, or their text in views).
+ActionWord = Literal[
+    "pass",
+    "bid:1",
+    "bid:2",
+    "bid:3",
+    "call",
+    "grab",
+    "reveal",
+    "keep",
+    "double",
+    "no-double",
+    "show",
+    "no-show",
+    "kick",
+    "no-kick",
+    "counter-kick",
+    "no-counter-kick",
+    "open-solo",
+    "hidden-solo",
+    "call-friend",
+    "side:main",
+    "side:counter",
+]
+#: An action as `Game.legal_actions()` gives it and `Game.step` takes it.
+Action = Union["Move", str]
+#: An event of the stake: ``[name, effect]``, an int factor or a ``"+k"`` step.
+Event = list[Union[str, int]]
+#: ``[seat, action text]``.
+HistoryEntry = list[Union[int, str]]
+
+
+class _ResultBase(TypedDict):
+    winners: list[int]
+    scores: list[int]
+    multiplier: int
+    events: list[Event]
+
+
+class Result(_ResultBase, total=False):
+    """`Game.result` once the deal is over (None before). Keys beyond the four
+    always present: ``landlords`` (the six-player presets' landlord side) and
+    ``sides`` (``six-player-teams``: ``{"main": [...], "counter": [...]}``)."""
+
+    landlords: list[int]
+    sides: dict[str, list[int]]
+
+
+class _ObservationBase(TypedDict):
+    preset: str
+    phase: Phase
+    seat: int
+    to_act: int
+    hand: str
+    hand_sizes: list[int]
+    history: list[HistoryEntry]
+    events: list[Event]
+    kitty: str | None
+    to_beat: str | None
+    seen_hands: dict[str, str]
+    result: Result | None
+
+
+class Observation(_ObservationBase, total=False):
+    """`Game.observation(seat)`: everything `seat` may know (docs/game.md).
+    The keys of `_ObservationBase` are in every preset; `legal_actions` only
+    on the seat's turn; the others belong to some families (None or absent
+    where they do not apply; docs/flow-*.md say which)."""
+
+    legal_actions: list[str]
+    bid: int | None
+    base: int | None
+    landlord: int | None
+    landlords: list[int]
+    role: str | None
+    solo: bool | None
+    revealed: bool | list[int]
+    marked: str
+    marked_holder: int
+    hidden_count: int
+    kitty_share: str | None
+    open_landlord: int
+    open_landlords: list[int]
+    hidden_landlord: int | None
+    main_landlord: int | None
+    big_landlord: int | None
+    second_landlord: int | None
+    counter_landlord: int | None
+    deputy: int | None
+    called: str | None
+    grabs: list[HistoryEntry]
+    open_solo: bool | None
+    auto_win: Any
+    dead_card: Any
+    public_mark: dict[str, Any]
+    secret_mark: dict[str, Any] | None
+    shown: list[int]
+    side: str | None
+    sides: dict[str, list[int]] | None
+    team: list[int] | None
+
+
+class Deal(TypedDict, total=False):
+    """A deal as records hold it and ``Game(deal=...)`` takes it."""
+
+    hands: list[str]
+    kitty: str
+    set_aside: str
+    first: int
+    marked: str
+    secret: str
+
+
+class PlayEntry(TypedDict):
+    """A play in a record: its text, reading and physical cards."""
+
+    play: str
+    kind: str
+    rank: str
+    length: int
+    ids: str | None
+
+
+class Record(TypedDict):
+    """`json.loads(game.to_json())` (format ``ddz-game/2``, docs/game.md)."""
+
+    format: str
+    rules: dict[str, Any]
+    seed: int
+    deals: list[Deal]
+    actions: list[list[Any]]  # [seat, word or PlayEntry]
+
+
+class _SimulateBase(TypedDict):
+    landlord: npt.NDArray[np.int64]
+    winner_side: npt.NDArray[np.uint8]
+    turns: npt.NDArray[np.int64]
+    bombs: npt.NDArray[np.int64]
+    multiplier: npt.NDArray[np.int64]
+    scores: npt.NDArray[np.int64]
+    hidden_landlord: npt.NDArray[np.int64]
+    deputy: npt.NDArray[np.int64]
+    second_landlord: npt.NDArray[np.int64]
+    counter_landlord: npt.NDArray[np.int64]
+    open_landlords: npt.NDArray[np.int64]
+    hidden_landlords: npt.NDArray[np.int64]
+    revealed: npt.NDArray[np.bool_]
+
+
+class SimulateResult(_SimulateBase, total=False):
+    """`ddz.simulate`'s output: the same keys for every preset, -1 where a
+    role does not exist in the preset or the deal (docs/types.md);
+    ``records`` only with ``record=k``."""
+
+    records: list[str]
+
+
+class Agent(Protocol):
+    """What `ddz.play` and the CLI drive: one decision from a view and the
+    legal actions (the built-in agents of `ddz.agents` follow it)."""
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action: ...
+
+
+__all__ = [
+    "Action",
+    "ActionWord",
+    "Agent",
+    "Deal",
+    "Event",
+    "HistoryEntry",
+    "Observation",
+    "Phase",
+    "PlayEntry",
+    "Record",
+    "Result",
+    "SimulateResult",
+]
