@@ -389,7 +389,7 @@ def test_observations_hold_no_secret(preset: str) -> None:
     # role moves from one other seat to another.
     rng = random.Random(preset)
     moved = 0
-    for g, seat, obs in views_in_random_deals(preset, 60, rng):
+    for g, seat, obs in views_in_random_deals(preset, 20, rng):
         twin = reference(g)  # one replay per view: replays cost
         f = twin.flow
         secret = [s for s in f.hidden if s not in f.revealed and s != seat]
@@ -400,7 +400,7 @@ def test_observations_hold_no_secret(preset: str) -> None:
             if move_hidden_role(twin, seat, rng):
                 moved += 1
                 assert twin.observation(seat) == obs, f"seat {seat} sees a hidden landlord"
-    assert moved > 100, moved
+    assert moved > 60, moved  # 140 and 200 with these seeds
 
 
 def test_doubling_once_each_from_the_receiver_who_leads() -> None:

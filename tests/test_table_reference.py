@@ -20,7 +20,7 @@ import ddz
 from ddz.agents import GreedyAgent, RandomAgent
 from ddz.game import TABLE_PRESETS
 
-DEALS = 60  # per preset and agent kind, observations of every seat each step
+DEALS = 12  # per preset and agent kind, observations of every seat each step
 
 
 def _drive(game: ddz.Game, agents: list) -> list[tuple]:
