@@ -18,6 +18,7 @@
 //! ```
 
 mod fewest;
+mod lists;
 mod parallel;
 mod search;
 mod table;

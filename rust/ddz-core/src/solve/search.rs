@@ -1,8 +1,9 @@
 //! The search: boolean negamax with move ordering and the table.
 
 use super::fewest::Fewest;
+use super::lists::{left_of, order_key, Keyed, Lists};
 use super::table::{pack, Key, Table};
-use super::{collect, kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
+use super::{kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
@@ -109,12 +110,6 @@ impl Shared<'_> {
     }
 }
 
-/// The index that stands for a pass in a move order.
-const PASS: u16 = u16::MAX;
-
-/// One depth's play list and its (order key, index) pairs.
-type Frame = (Vec<Play>, Vec<(u32, u16)>);
-
 /// An exact solver over one rule set. The table persists between calls, so
 /// asking again in a later position of the same game costs little.
 pub struct Solver<'e> {
@@ -123,36 +118,33 @@ pub struct Solver<'e> {
     options: Options,
     table: Shared<'e>,
     fewest: Fewest,
-    /// Play lists and their order, one pair per depth (no allocation per node).
-    pool: Vec<Frame>,
+    lists: Lists,
+    /// Ordered play lists, one per depth (no allocation per node).
+    pool: Vec<Vec<Keyed>>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
     stop: Option<&'e AtomicBool>,
     /// Lead plays for the control check, one list per level.
-    spare: Vec<Vec<Play>>,
+    spare: Vec<Vec<Keyed>>,
 }
 
 /// The control check looks this many plays ahead: a play no opponent can
 /// answer, then up to this many more, the last going out.
 const CONTROL_PLAYS: u32 = 2;
 
-/// The fewest plays left, from an order key.
-#[inline]
-fn left_of(k: u32) -> u32 {
-    k >> 24
-}
-
 impl<'e> Solver<'e> {
     pub fn new(engine: &'e Engine, options: Options) -> Solver<'e> {
-        // Seven eighths of the bound for the table, the rest for the memo.
+        // Three quarters of the bound for the table, an eighth each for
+        // the fewest-plays memo and the ordered lists.
         let memory = options.max_memory.max(1 << 16);
         Solver {
             engine,
             forbid: kind_mask(&options.forbid),
-            table: Shared::Own(Table::new(memory / 8 * 7)),
+            table: Shared::Own(Table::new(memory / 4 * 3)),
             fewest: Fewest::new(memory / 8),
+            lists: Lists::new(memory / 8),
             options,
             pool: Vec::new(),
             nodes: 0,
@@ -166,7 +158,7 @@ impl<'e> Solver<'e> {
 
     /// Bytes the table and the memo hold now.
     pub fn memory(&self) -> usize {
-        self.table.bytes() + self.fewest.bytes()
+        self.table.bytes() + self.fewest.bytes() + self.lists.bytes()
     }
 
     /// Forget every stored verdict.
@@ -372,13 +364,8 @@ impl<'e> Solver<'e> {
         })
     }
 
-    /// Lower keys are tried first: the fewest plays left, then non-bombs,
-    /// then more cards.
     fn order_key(&mut self, hand: &Cards, p: &Play) -> u32 {
-        let left = self.fewest.of(self.engine, self.forbid, *hand - p.cards) as u32;
-        let bomb = p.kind.is_bomb() as u32;
-        let len = p.cards.len().min(127) as u32;
-        left << 24 | bomb << 7 | (127 - len)
+        order_key(self.fewest.of(self.engine, self.forbid, *hand - p.cards), p)
     }
 
     #[inline]
@@ -408,73 +395,78 @@ impl<'e> Solver<'e> {
         if let Some(v) = key.and_then(|k| self.table.with(|t| t.get(&k))) {
             return Some(v);
         }
-        let (mut plays, mut order) = std::mem::take(&mut self.pool[depth]);
-        collect(self.engine, self.forbid, &hand, st.target, &mut plays);
-        let result = if plays.iter().any(|p| p.cards == hand) {
+        let mut list = std::mem::take(&mut self.pool[depth]);
+        let now = self.ordered(hand, st.target, &mut list);
+        // A play that empties the hand leaves 0 plays, so it sorts first.
+        let result = if list.first().is_some_and(|&(k, _)| left_of(k) == 0) {
             Some(true) // out in one play: not worth a table entry
         } else {
             let before = self.nodes;
-            let v = self.search(st, depth, &plays, &mut order);
+            let v = self.search(st, depth, &list, now);
             if let (Some(v), Some(key)) = (v, key) {
                 let work = (64 - (self.nodes - before).leading_zeros()) as u8;
                 self.table.with(|t| t.put(&key, v, work));
             }
             v
         };
-        self.pool[depth] = (plays, order);
+        self.pool[depth] = list;
         result
     }
 
-    fn search(
-        &mut self,
-        st: &State,
-        depth: usize,
-        plays: &[Play],
-        order: &mut Vec<(u32, u16)>,
-    ) -> Option<bool> {
-        let me = st.to_move;
-        let hand = st.hands[me as usize];
-        order.clear();
-        for (i, p) in plays.iter().enumerate() {
-            let k = self.order_key(&hand, p);
-            order.push((k, i as u16));
-        }
-        order.sort_unstable();
+    /// The plays of `hand` answering `target`, ordered; returns the fewest
+    /// plays that empty `hand`.
+    #[inline]
+    fn ordered(&mut self, hand: Cards, target: Target, out: &mut Vec<Keyed>) -> u8 {
+        self.lists.ordered(
+            self.engine,
+            self.forbid,
+            &mut self.fewest,
+            hand,
+            target,
+            out,
+        )
+    }
+
+    /// `list`: the mover's plays in order; `now`: the fewest plays of its hand.
+    fn search(&mut self, st: &State, depth: usize, list: &[Keyed], now: u8) -> Option<bool> {
+        let hand = st.hands[st.to_move as usize];
         // A play no opponent can answer, after which the hand goes out
         // through plays no opponent can answer: a win without a search.
-        for &(k, i) in order
+        for &(k, p) in list
             .iter()
             .take_while(|&&(k, _)| left_of(k) <= CONTROL_PLAYS)
         {
-            let p = &plays[i as usize];
-            if st.opponents_cannot_answer(self.engine, p)
+            if st.opponents_cannot_answer(self.engine, &p)
                 && self.controls(st, hand - p.cards, left_of(k), 0)
             {
                 return Some(true);
             }
         }
-        if !st.target.is_lead() {
-            // A pass keeps the hand whole: it is tried after every play
-            // that leaves no more plays to make than the hand needs now.
-            let now = self.fewest.of(self.engine, self.forbid, hand) as u32;
-            let at = order.partition_point(|&(k, _)| left_of(k) <= now);
-            order.insert(at, (0, PASS));
-        }
-        let child_of = |i: u16| {
-            if i == PASS {
-                st.pass()
-            } else {
-                st.play(&plays[i as usize])
-            }
+        // A pass keeps the hand whole: it is tried after every play that
+        // leaves no more plays to make than the hand needs now.
+        let pass_at = if st.target.is_lead() {
+            usize::MAX
+        } else {
+            list.partition_point(|&(k, _)| left_of(k) <= now as u32)
         };
-        for &(_, i) in order.iter() {
-            let child = child_of(i);
-            let v = self.win(&child, depth + 1)?;
-            if child.same_side(child.to_move, me) == v {
+        for i in 0..=list.len() {
+            if i == pass_at && self.child_wins(st, &st.pass(), depth)? {
                 return Some(true);
+            }
+            if let Some((_, p)) = list.get(i) {
+                if self.child_wins(st, &st.play(p), depth)? {
+                    return Some(true);
+                }
             }
         }
         Some(false)
+    }
+
+    /// Does the side that moved at `st` win by reaching `child`?
+    #[inline]
+    fn child_wins(&mut self, st: &State, child: &State, depth: usize) -> Option<bool> {
+        let v = self.win(child, depth + 1)?;
+        Some(child.same_side(child.to_move, st.to_move) == v)
     }
 
     /// Can the mover, leading with `rest` (which needs `left` plays), go
@@ -488,13 +480,13 @@ impl<'e> Solver<'e> {
             self.spare.resize_with(level + 1, Vec::new);
         }
         let mut list = std::mem::take(&mut self.spare[level]);
-        collect(self.engine, self.forbid, &rest, Target::Lead, &mut list);
+        self.ordered(rest, Target::Lead, &mut list);
+        // Every play leaves at least `left - 1` plays: those that leave
+        // exactly that many sort first.
         let mut found = false;
-        for p in &list {
-            let after = rest - p.cards;
-            if self.fewest.of(self.engine, self.forbid, after) as u32 + 1 == left
-                && st.opponents_cannot_answer(self.engine, p)
-                && self.controls(st, after, left - 1, level + 1)
+        for &(_, p) in list.iter().take_while(|&&(k, _)| left_of(k) + 1 == left) {
+            if st.opponents_cannot_answer(self.engine, &p)
+                && self.controls(st, rest - p.cards, left - 1, level + 1)
             {
                 found = true;
                 break;

@@ -65,7 +65,7 @@ impl Table {
         let most = (max_bytes / ENTRY_BYTES).max(WAYS);
         let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
         Table {
-            slots: vec![[0; 4]; max_entries.min(1 << 12)],
+            slots: vec![[0; 4]; max_entries.min(1 << 16)],
             max_entries,
             stored: 0,
         }
