@@ -38,7 +38,7 @@ pub(super) struct Lists {
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 const KEYED_BYTES: usize = std::mem::size_of::<Keyed>();
 
-fn slot(hand: u128, target: u32, slots: usize) -> usize {
+pub(super) fn slot(hand: u128, target: u32, slots: usize) -> usize {
     const M: u64 = 0x9E37_79B9_7F4A_7C15;
     let h = (hand as u64 ^ target as u64).wrapping_mul(M)
         ^ ((hand >> 64) as u64).wrapping_mul(M.rotate_left(17));

@@ -17,6 +17,7 @@
 //! assert_eq!(s.win, Some(true)); // 3456789 in one play
 //! ```
 
+mod answers;
 mod fewest;
 mod lists;
 mod parallel;

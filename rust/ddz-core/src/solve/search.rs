@@ -1,5 +1,6 @@
 //! The search: boolean negamax with move ordering and the table.
 
+use super::answers::Answers;
 use super::fewest::Fewest;
 use super::lists::{left_of, order_key, Keyed, Lists};
 use super::table::{pack, Key, Table};
@@ -67,11 +68,11 @@ impl State {
     }
 
     /// No seat of the other side can beat `p` (so the mover leads again).
-    fn opponents_cannot_answer(&self, engine: &Engine, p: &Play) -> bool {
+    fn opponents_cannot_answer(&self, answers: &mut Answers, engine: &Engine, p: &Play) -> bool {
         (0..self.n).all(|s| {
             s == self.to_move
                 || self.same_side(s, self.to_move)
-                || !engine.can_answer_target(&self.hands[s as usize], p.to_beat)
+                || !answers.can_answer(engine, &self.hands[s as usize], p.to_beat)
         })
     }
 
@@ -119,6 +120,7 @@ pub struct Solver<'e> {
     table: Shared<'e>,
     fewest: Fewest,
     lists: Lists,
+    answers: Answers,
     /// Ordered play lists, one per depth (no allocation per node).
     pool: Vec<Vec<Keyed>>,
     nodes: u64,
@@ -136,15 +138,17 @@ const CONTROL_PLAYS: u32 = 2;
 
 impl<'e> Solver<'e> {
     pub fn new(engine: &'e Engine, options: Options) -> Solver<'e> {
-        // Three quarters of the bound for the table, an eighth each for
-        // the fewest-plays memo and the ordered lists.
+        // Three quarters of the bound for the table (less the answer
+        // memo's 1/64), an eighth each for the fewest-plays memo and the
+        // ordered lists.
         let memory = options.max_memory.max(1 << 16);
         Solver {
             engine,
             forbid: kind_mask(&options.forbid),
-            table: Shared::Own(Table::new(memory / 4 * 3)),
+            table: Shared::Own(Table::new(memory / 4 * 3 - memory / 64)),
             fewest: Fewest::new(memory / 8),
             lists: Lists::new(memory / 8),
+            answers: Answers::new(memory / 64),
             options,
             pool: Vec::new(),
             nodes: 0,
@@ -158,7 +162,7 @@ impl<'e> Solver<'e> {
 
     /// Bytes the table and the memo hold now.
     pub fn memory(&self) -> usize {
-        self.table.bytes() + self.fewest.bytes() + self.lists.bytes()
+        self.table.bytes() + self.fewest.bytes() + self.lists.bytes() + self.answers.bytes()
     }
 
     /// Forget every stored verdict.
@@ -436,7 +440,7 @@ impl<'e> Solver<'e> {
             .iter()
             .take_while(|&&(k, _)| left_of(k) <= CONTROL_PLAYS)
         {
-            if st.opponents_cannot_answer(self.engine, &p)
+            if st.opponents_cannot_answer(&mut self.answers, self.engine, &p)
                 && self.controls(st, hand - p.cards, left_of(k), 0)
             {
                 return Some(true);
@@ -485,7 +489,7 @@ impl<'e> Solver<'e> {
         // exactly that many sort first.
         let mut found = false;
         for &(_, p) in list.iter().take_while(|&&(k, _)| left_of(k) + 1 == left) {
-            if st.opponents_cannot_answer(self.engine, &p)
+            if st.opponents_cannot_answer(&mut self.answers, self.engine, &p)
                 && self.controls(st, rest - p.cards, left - 1, level + 1)
             {
                 found = true;
