@@ -32,15 +32,12 @@ impl State {
         Some(if self.n == 2 {
             // One against one is symmetric: key by mover and other.
             let me = self.to_move as usize;
-            Key {
-                hands: [h(me)?, h(1 - me)?, 0],
-                meta: self.target.key(),
-            }
+            Key::new([h(me)?, h(1 - me)?, 0], self.target.key())
         } else {
-            Key {
-                hands: [h(0)?, h(1)?, h(2)?],
-                meta: self.target.key() | (self.to_move as u32) << 28 | (self.owner as u32) << 30,
-            }
+            Key::new(
+                [h(0)?, h(1)?, h(2)?],
+                self.target.key() | (self.to_move as u32) << 28 | (self.owner as u32) << 30,
+            )
         })
     }
 

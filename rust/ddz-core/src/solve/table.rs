@@ -31,19 +31,31 @@ pub(super) fn pack(cards: &crate::cards::Cards) -> Option<u64> {
     Some(fold(lo) | fold(hi) << 32)
 }
 
-/// A position's full key.
+/// A position's full key, with its hash (computed once for a probe and
+/// the store that follows it).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Key {
     pub hands: [u64; 3],
     pub meta: u32,
+    hash: u64,
 }
 
 impl Key {
-    fn hash(&self) -> u64 {
+    #[inline]
+    pub fn new(hands: [u64; 3], meta: u32) -> Key {
+        Key {
+            hands,
+            meta,
+            hash: Key::hash_of(&hands, meta),
+        }
+    }
+
+    #[inline]
+    fn hash_of(hands: &[u64; 3], meta: u32) -> u64 {
         // Multiply-fold: cheap and well mixed for packed count vectors.
         const M: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut h = (self.meta as u64).wrapping_mul(M);
-        for k in self.hands {
+        let mut h = (meta as u64).wrapping_mul(M);
+        for &k in hands {
             h = (h ^ k).wrapping_mul(M);
             h ^= h >> 32;
         }
@@ -83,7 +95,7 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
-        (key.hash() as usize & (self.slots.len() - 1)) & !(WAYS - 1)
+        (key.hash as usize & (self.slots.len() - 1)) & !(WAYS - 1)
     }
 
     #[inline]
@@ -142,10 +154,7 @@ impl Table {
         self.slots = vec![[0; 4]; old.len() * 2];
         self.stored = 0;
         for e in old.into_iter().filter(|e| e[3] & OCCUPIED != 0) {
-            let key = Key {
-                hands: [e[0], e[1], e[2]],
-                meta: e[3] as u32,
-            };
+            let key = Key::new([e[0], e[1], e[2]], e[3] as u32);
             let b = self.bucket(&key);
             if let Some(slot) = self.slots[b..b + WAYS]
                 .iter_mut()
@@ -163,10 +172,7 @@ mod tests {
     use super::*;
 
     fn key(i: u64) -> Key {
-        Key {
-            hands: [i, i * 7 + 1, 0],
-            meta: (i % 5) as u32,
-        }
+        Key::new([i, i * 7 + 1, 0], (i % 5) as u32)
     }
 
     #[test]
