@@ -18,7 +18,7 @@ const YES: u32 = 1 << 31;
 
 impl Answers {
     pub fn new(max_bytes: usize) -> Answers {
-        let most = (max_bytes / ENTRY_BYTES).clamp(1 << 8, 1 << 16);
+        let most = (max_bytes / ENTRY_BYTES).clamp(1 << 8, 1 << 14);
         let n = 1usize << (usize::BITS - 1 - most.leading_zeros());
         Answers {
             slots: vec![(0, 0); n],

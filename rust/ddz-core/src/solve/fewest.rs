@@ -32,7 +32,7 @@ impl Fewest {
     pub fn new(max_bytes: usize) -> Fewest {
         let most = (max_bytes / ENTRY_BYTES).max(1 << 10);
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
-        let start = limit.min(1 << 16);
+        let start = limit.min(1 << 12);
         Fewest {
             keys: vec![EMPTY; start],
             values: vec![0; start],

@@ -76,7 +76,7 @@ impl Lists {
         // Lists of a few plays are the common case: budget ~8 a slot.
         let most = (max_bytes / (SLOT_BYTES + 8 * KEYED_BYTES)).max(1 << 8);
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
-        let start = limit.min(1 << 15);
+        let start = limit.min(1 << 12);
         Lists {
             slots: free_slots(start),
             stored: 0,

@@ -77,7 +77,7 @@ impl Table {
         let most = (max_bytes / ENTRY_BYTES).max(WAYS);
         let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
         Table {
-            slots: vec![[0; 4]; max_entries.min(1 << 16)],
+            slots: vec![[0; 4]; max_entries.min(1 << 12)],
             max_entries,
             stored: 0,
         }
