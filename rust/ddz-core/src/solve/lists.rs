@@ -14,27 +14,41 @@ use crate::play::Play;
 /// A play with its order key (lower first: see `order_key`).
 pub(super) type Keyed = (u32, Play);
 
+/// A cached list: where it lies in the arena.
+#[derive(Clone, Copy)]
 struct Slot {
-    /// `Cards::key` of the hand; 0 (the empty hand, never searched) marks a free slot.
-    hand: u128,
+    /// `Cards::key` of the hand, in two halves; 0 (the empty hand, never
+    /// searched) marks a free slot.
+    hand: [u64; 2],
     target: u32,
     /// The fewest plays that empty the hand now (where a pass goes).
     now: u8,
-    plays: Vec<Keyed>,
+    len: u16,
+    start: u32,
 }
 
+const FREE: Slot = Slot {
+    hand: [0; 2],
+    target: 0,
+    now: 0,
+    len: 0,
+    start: 0,
+};
+
+/// The lists live end to end in one arena (no allocation per list, so a
+/// fresh solver reuses what the allocator already has); a slot that is
+/// overwritten leaves its old list behind, and a full arena starts over.
 pub(super) struct Lists {
     slots: Vec<Slot>,
     stored: usize,
     /// Most slots the memory share allows (a power of two).
     limit: usize,
-    /// Bytes of the stored lists; past `max_bytes`, new lists are not kept.
-    bytes: usize,
-    max_bytes: usize,
+    arena: Vec<Keyed>,
+    /// Most plays the arena may hold.
+    max_plays: usize,
     scratch: Vec<Play>,
 }
 
-/// Bytes a slot costs besides its list.
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 const KEYED_BYTES: usize = std::mem::size_of::<Keyed>();
 
@@ -45,15 +59,8 @@ pub(super) fn slot(hand: u128, target: u32, slots: usize) -> usize {
     ((h ^ h >> 29).wrapping_mul(M) >> 32) as usize & (slots - 1)
 }
 
-fn free_slots(n: usize) -> Vec<Slot> {
-    (0..n)
-        .map(|_| Slot {
-            hand: 0,
-            target: 0,
-            now: 0,
-            plays: Vec::new(),
-        })
-        .collect()
+fn halves(key: u128) -> [u64; 2] {
+    [key as u64, (key >> 64) as u64]
 }
 
 /// Lower keys are tried first: the fewest plays left, then non-bombs, then
@@ -73,22 +80,21 @@ pub(super) fn left_of(k: u32) -> u32 {
 
 impl Lists {
     pub fn new(max_bytes: usize) -> Lists {
-        // Lists of a few plays are the common case: budget ~8 a slot.
-        let most = (max_bytes / (SLOT_BYTES + 8 * KEYED_BYTES)).max(1 << 8);
+        // A quarter of the share for the slots, the rest for the arena.
+        let most = (max_bytes / 4 / SLOT_BYTES).max(1 << 8);
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
-        let start = limit.min(1 << 12);
         Lists {
-            slots: free_slots(start),
+            slots: vec![FREE; limit.min(1 << 12)],
             stored: 0,
             limit,
-            bytes: start * SLOT_BYTES,
-            max_bytes,
+            arena: Vec::new(),
+            max_plays: max_bytes / 4 * 3 / KEYED_BYTES,
             scratch: Vec::new(),
         }
     }
 
     pub fn bytes(&self) -> usize {
-        self.bytes
+        self.slots.len() * SLOT_BYTES + self.arena.capacity() * KEYED_BYTES
     }
 
     /// The plays of `hand` answering `target` (forbidden kinds left out),
@@ -103,15 +109,14 @@ impl Lists {
         out: &mut Vec<Keyed>,
     ) -> u8 {
         let (key, tkey) = (hand.key(), target.key());
-        let i = slot(key, tkey, self.slots.len());
-        let s = &self.slots[i];
-        if s.hand == key && s.target == tkey {
-            out.clear();
-            out.extend_from_slice(&s.plays);
+        let s = self.slots[slot(key, tkey, self.slots.len())];
+        out.clear();
+        if s.hand == halves(key) && s.target == tkey {
+            let start = s.start as usize;
+            out.extend_from_slice(&self.arena[start..start + s.len as usize]);
             return s.now;
         }
         collect(engine, forbid, &hand, target, &mut self.scratch);
-        out.clear();
         for p in &self.scratch {
             let left = fewest.of(engine, forbid, hand - p.cards);
             out.push((order_key(left, p), *p));
@@ -123,44 +128,41 @@ impl Lists {
     }
 
     fn store(&mut self, hand: u128, target: u32, now: u8, plays: &[Keyed]) {
+        if plays.len() > u16::MAX as usize || plays.len() > self.max_plays {
+            return; // too long to keep: listed again when met again
+        }
+        if self.arena.len() + plays.len() > self.max_plays {
+            // Full: start over rather than track which lists are dead.
+            self.arena.clear();
+            self.slots.iter_mut().for_each(|s| *s = FREE);
+            self.stored = 0;
+        }
         if self.stored * 2 >= self.slots.len() && self.slots.len() < self.limit {
             self.grow();
         }
         let i = slot(hand, target, self.slots.len());
-        let s = &mut self.slots[i];
-        let old = s.plays.capacity();
-        let grows = plays.len().saturating_sub(old) * KEYED_BYTES;
-        if self.bytes + grows > self.max_bytes {
-            return; // full: the list is recomputed next time
-        }
-        self.stored += (s.hand == 0) as usize;
-        s.hand = hand;
-        s.target = target;
-        s.now = now;
-        s.plays.clear();
-        s.plays.extend_from_slice(plays);
-        self.bytes = self.bytes + s.plays.capacity() * KEYED_BYTES - old * KEYED_BYTES;
+        self.stored += (self.slots[i].hand == [0; 2]) as usize;
+        self.slots[i] = Slot {
+            hand: halves(hand),
+            target,
+            now,
+            len: plays.len() as u16,
+            start: self.arena.len() as u32,
+        };
+        self.arena.extend_from_slice(plays);
     }
 
     fn grow(&mut self) {
         let n = self.slots.len() * 2;
-        if self.bytes + self.slots.len() * SLOT_BYTES > self.max_bytes {
-            self.limit = self.slots.len(); // no room for more slots
-            return;
-        }
-        let old = std::mem::replace(&mut self.slots, free_slots(n));
-        self.bytes += (n - old.len()) * SLOT_BYTES;
+        let old = std::mem::replace(&mut self.slots, vec![FREE; n]);
         self.stored = 0;
-        for s in old.into_iter().filter(|s| s.hand != 0) {
-            let i = slot(s.hand, s.target, n);
-            let dest = &mut self.slots[i];
-            if dest.hand != 0 {
-                // A clash in the larger table: the list it drops is freed.
-                self.bytes -= s.plays.capacity() * KEYED_BYTES;
-                continue;
-            }
-            self.stored += 1;
-            *dest = s;
+        for s in old.into_iter().filter(|s| s.hand != [0; 2]) {
+            let key = s.hand[0] as u128 | (s.hand[1] as u128) << 64;
+            let i = slot(key, s.target, n);
+            // A clash in the larger table drops one list (its plays stay
+            // in the arena until it starts over).
+            self.stored += (self.slots[i].hand == [0; 2]) as usize;
+            self.slots[i] = s;
         }
     }
 }
