@@ -17,12 +17,18 @@ const ENTRY_BYTES: usize = std::mem::size_of::<(u128, u32)>();
 const YES: u32 = 1 << 31;
 
 impl Answers {
-    pub fn new(max_bytes: usize) -> Answers {
+    /// A new memo in `buf`'s memory (see `reuse`).
+    pub fn reusing(max_bytes: usize, buf: Vec<(u128, u32)>) -> Answers {
         let most = (max_bytes / ENTRY_BYTES).clamp(1 << 8, 1 << 14);
         let n = 1usize << (usize::BITS - 1 - most.leading_zeros());
-        Answers {
-            slots: vec![(0, 0); n],
-        }
+        let mut slots = super::reuse::reclaim(buf, n * ENTRY_BYTES);
+        slots.resize(n, (0, 0));
+        Answers { slots }
+    }
+
+    /// The memory, for the next memo.
+    pub fn take_buffer(&mut self) -> Vec<(u128, u32)> {
+        std::mem::take(&mut self.slots)
     }
 
     pub fn bytes(&self) -> usize {

@@ -29,16 +29,35 @@ fn slot(key: u128, slots: usize) -> usize {
 }
 
 impl Fewest {
+    #[cfg(test)]
     pub fn new(max_bytes: usize) -> Fewest {
+        Fewest::reusing(max_bytes, Vec::new(), Vec::new())
+    }
+
+    /// A new memo in the memory of `keys` and `values` (see `reuse`).
+    pub fn reusing(max_bytes: usize, keys: Vec<u128>, values: Vec<u8>) -> Fewest {
         let most = (max_bytes / ENTRY_BYTES).max(1 << 10);
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
         let start = limit.min(1 << 12);
+        let mut keys = super::reuse::reclaim(keys, limit * 16);
+        let mut values = super::reuse::reclaim(values, limit);
+        keys.resize(start, EMPTY);
+        values.resize(start, 0);
         Fewest {
-            keys: vec![EMPTY; start],
-            values: vec![0; start],
+            keys,
+            values,
             stored: 0,
             limit,
         }
+    }
+
+    /// The memory, for the next memo.
+    pub fn take_buffers(&mut self) -> (Vec<u128>, Vec<u8>) {
+        self.stored = 0;
+        (
+            std::mem::take(&mut self.keys),
+            std::mem::take(&mut self.values),
+        )
     }
 
     pub fn bytes(&self) -> usize {
@@ -47,17 +66,26 @@ impl Fewest {
 
     fn insert(&mut self, key: u128, n: u8) {
         if self.stored * 2 >= self.keys.len() && self.keys.len() < self.limit {
-            let slots = self.keys.len() * 2;
-            let old = std::mem::replace(&mut self.keys, vec![EMPTY; slots]);
-            let old_values = std::mem::replace(&mut self.values, vec![0; slots]);
-            self.stored = 0;
-            for (k, v) in old.into_iter().zip(old_values) {
-                if k != EMPTY {
-                    self.put(k, v);
-                }
-            }
+            self.grow();
         }
         self.put(key, n);
+    }
+
+    /// Doubling adds one bit to the slot, so a key at `i` stays there or
+    /// moves to `i + n`: done in place, and no two keys meet.
+    fn grow(&mut self) {
+        let n = self.keys.len();
+        self.keys.resize(n * 2, EMPTY);
+        self.values.resize(n * 2, 0);
+        for i in 0..n {
+            let k = self.keys[i];
+            let j = slot(k, n * 2);
+            if k != EMPTY && j != i {
+                self.keys[j] = k;
+                self.values[j] = self.values[i];
+                self.keys[i] = EMPTY;
+            }
+        }
     }
 
     fn put(&mut self, key: u128, n: u8) {

@@ -16,7 +16,7 @@ pub(super) type Keyed = (u32, Play);
 
 /// A cached list: where it lies in the arena.
 #[derive(Clone, Copy)]
-struct Slot {
+pub(super) struct Slot {
     /// `Cards::key` of the hand, in two halves; 0 (the empty hand, never
     /// searched) marks a free slot.
     hand: [u64; 2],
@@ -79,18 +79,36 @@ pub(super) fn left_of(k: u32) -> u32 {
 }
 
 impl Lists {
+    #[cfg(test)]
     pub fn new(max_bytes: usize) -> Lists {
+        Lists::reusing(max_bytes, Vec::new(), Vec::new())
+    }
+
+    /// A new cache in the memory of `slots` and `arena` (see `reuse`).
+    pub fn reusing(max_bytes: usize, slots: Vec<Slot>, arena: Vec<Keyed>) -> Lists {
         // A quarter of the share for the slots, the rest for the arena.
         let most = (max_bytes / 4 / SLOT_BYTES).max(1 << 8);
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
+        let max_plays = max_bytes / 4 * 3 / KEYED_BYTES;
+        let mut slots = super::reuse::reclaim(slots, limit * SLOT_BYTES);
+        slots.resize(limit.min(1 << 12), FREE);
         Lists {
-            slots: vec![FREE; limit.min(1 << 12)],
+            slots,
             stored: 0,
             limit,
-            arena: Vec::new(),
-            max_plays: max_bytes / 4 * 3 / KEYED_BYTES,
+            arena: super::reuse::reclaim(arena, max_plays * KEYED_BYTES),
+            max_plays,
             scratch: Vec::new(),
         }
+    }
+
+    /// The memory, for the next cache.
+    pub fn take_buffers(&mut self) -> (Vec<Slot>, Vec<Keyed>) {
+        self.stored = 0;
+        (
+            std::mem::take(&mut self.slots),
+            std::mem::take(&mut self.arena),
+        )
     }
 
     pub fn bytes(&self) -> usize {
@@ -152,17 +170,19 @@ impl Lists {
         self.arena.extend_from_slice(plays);
     }
 
+    /// Doubling adds one bit to the slot, so a list at `i` stays there or
+    /// moves to `i + n`: done in place, and no two lists meet.
     fn grow(&mut self) {
-        let n = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![FREE; n]);
-        self.stored = 0;
-        for s in old.into_iter().filter(|s| s.hand != [0; 2]) {
+        let n = self.slots.len();
+        self.slots.resize(n * 2, FREE);
+        for i in 0..n {
+            let s = self.slots[i];
             let key = s.hand[0] as u128 | (s.hand[1] as u128) << 64;
-            let i = slot(key, s.target, n);
-            // A clash in the larger table drops one list (its plays stay
-            // in the arena until it starts over).
-            self.stored += (self.slots[i].hand == [0; 2]) as usize;
-            self.slots[i] = s;
+            let j = slot(key, s.target, n * 2);
+            if s.hand != [0; 2] && j != i {
+                self.slots[j] = s;
+                self.slots[i] = FREE;
+            }
         }
     }
 }

@@ -21,6 +21,7 @@ mod answers;
 mod fewest;
 mod lists;
 mod parallel;
+mod reuse;
 mod search;
 mod table;
 

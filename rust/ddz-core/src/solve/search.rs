@@ -3,6 +3,7 @@
 use super::answers::Answers;
 use super::fewest::Fewest;
 use super::lists::{left_of, order_key, Keyed, Lists};
+use super::reuse;
 use super::table::{pack, Key, Table};
 use super::{kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
 use crate::cards::Cards;
@@ -129,6 +130,26 @@ pub struct Solver<'e> {
     spare: Vec<Vec<Keyed>>,
 }
 
+/// The buffers go to the thread's next solver (see `reuse`).
+impl Drop for Solver<'_> {
+    fn drop(&mut self) {
+        let table = match &mut self.table {
+            Shared::Own(t) => t.take_buffer(),
+            Shared::Locked(_) => Vec::new(),
+        };
+        let (fewest_keys, fewest_values) = self.fewest.take_buffers();
+        let (list_slots, arena) = self.lists.take_buffers();
+        reuse::give(reuse::Buffers {
+            table,
+            fewest_keys,
+            fewest_values,
+            list_slots,
+            arena,
+            answers: self.answers.take_buffer(),
+        });
+    }
+}
+
 /// The control check looks this many plays ahead: a play no opponent can
 /// answer, then up to this many more, the last going out.
 const CONTROL_PLAYS: u32 = 2;
@@ -139,13 +160,14 @@ impl<'e> Solver<'e> {
         // memo's 1/64), an eighth each for the fewest-plays memo and the
         // ordered lists.
         let memory = options.max_memory.max(1 << 16);
+        let b = reuse::take();
         Solver {
             engine,
             forbid: kind_mask(&options.forbid),
-            table: Shared::Own(Table::new(memory / 4 * 3 - memory / 64)),
-            fewest: Fewest::new(memory / 8),
-            lists: Lists::new(memory / 8),
-            answers: Answers::new(memory / 64),
+            table: Shared::Own(Table::reusing(memory / 4 * 3 - memory / 64, b.table)),
+            fewest: Fewest::reusing(memory / 8, b.fewest_keys, b.fewest_values),
+            lists: Lists::reusing(memory / 8, b.list_slots, b.arena),
+            answers: Answers::reusing(memory / 64, b.answers),
             options,
             pool: Vec::new(),
             nodes: 0,

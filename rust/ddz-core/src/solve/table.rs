@@ -74,13 +74,26 @@ pub(super) struct Table {
 
 impl Table {
     pub fn new(max_bytes: usize) -> Table {
+        Table::reusing(max_bytes, Vec::new())
+    }
+
+    /// A new table in `buf`'s memory (see `reuse`).
+    pub fn reusing(max_bytes: usize, buf: Vec<[u64; 4]>) -> Table {
         let most = (max_bytes / ENTRY_BYTES).max(WAYS);
         let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
+        let mut slots = super::reuse::reclaim(buf, max_entries * ENTRY_BYTES);
+        slots.resize(max_entries.min(1 << 12), [0; 4]);
         Table {
-            slots: vec![[0; 4]; max_entries.min(1 << 12)],
+            slots,
             max_entries,
             stored: 0,
         }
+    }
+
+    /// The memory, for the next table.
+    pub fn take_buffer(&mut self) -> Vec<[u64; 4]> {
+        self.stored = 0;
+        std::mem::take(&mut self.slots)
     }
 
     /// Bytes the table holds now.
@@ -149,20 +162,28 @@ impl Table {
         bucket[way] = [key.hands[0], key.hands[1], key.hands[2], meta];
     }
 
+    /// Doubling adds one bit to the bucket index, so each entry of bucket
+    /// `b` stays there or moves to `b + n`, in order: done in place (no
+    /// second allocation while the old one is freed), and nothing is lost.
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![[0; 4]; old.len() * 2];
-        self.stored = 0;
-        for e in old.into_iter().filter(|e| e[3] & OCCUPIED != 0) {
-            let key = Key::new([e[0], e[1], e[2]], e[3] as u32);
-            let b = self.bucket(&key);
-            if let Some(slot) = self.slots[b..b + WAYS]
-                .iter_mut()
-                .find(|s| s[3] & OCCUPIED == 0)
-            {
-                *slot = e;
-                self.stored += 1;
+        let n = self.slots.len();
+        self.slots.resize(n * 2, [0; 4]);
+        for b in (0..n).step_by(WAYS) {
+            let (mut kept, mut moved) = (0, 0);
+            for w in 0..WAYS {
+                let e = self.slots[b + w];
+                if e[3] & OCCUPIED == 0 {
+                    continue;
+                }
+                if self.bucket(&Key::new([e[0], e[1], e[2]], e[3] as u32)) == b {
+                    self.slots[b + kept] = e;
+                    kept += 1;
+                } else {
+                    self.slots[b + n + moved] = e;
+                    moved += 1;
+                }
             }
+            self.slots[b + kept..b + WAYS].fill([0; 4]);
         }
     }
 }
