@@ -1,7 +1,8 @@
 //! The solver against a plain minimax written here: no ordering, no table,
 //! no shortcuts, on the engine's `moves` (not the solver's compact plays).
 //! Random positions of up to 7 cards a hand, two and three hands, leads and
-//! follows, with and without forbidden kinds, in four presets.
+//! follows, with and without forbidden kinds, in four presets; and with two
+//! threads sharing the table.
 
 mod common;
 
@@ -81,7 +82,7 @@ fn random_forbid(rng: &mut Rng) -> Vec<Kind> {
         .collect()
 }
 
-fn agree(preset: &str, seed: u64, positions: usize) {
+fn agree(preset: &str, seed: u64, positions: usize, threads: usize) {
     let e = engine(preset);
     let mut rng = Rng(seed);
     let (mut wins, mut follows) = (0, 0);
@@ -96,6 +97,7 @@ fn agree(preset: &str, seed: u64, positions: usize) {
                 forbid: forbid.clone(),
                 all: true,
                 max_memory: 1 << 22,
+                threads,
                 ..Options::default()
             },
         );
@@ -146,22 +148,30 @@ fn agree(preset: &str, seed: u64, positions: usize) {
 
 #[test]
 fn classic_agrees_with_minimax() {
-    agree("classic", 1, 4000);
+    agree("classic", 1, 4000, 1);
 }
 
 #[test]
 fn four_player_two_decks_agrees_with_minimax() {
-    agree("four-player", 2, 2500);
+    agree("four-player", 2, 2500, 1);
 }
 
 #[test]
 fn six_player_four_decks_low_a2_agrees_with_minimax() {
-    agree("six-player-2v4", 3, 1500);
+    agree("six-player-2v4", 3, 1500, 1);
 }
 
 #[test]
 fn laizi_as_cards_agrees_with_minimax() {
-    agree("laizi", 4, 2000);
+    agree("laizi", 4, 2000, 1);
+}
+
+/// Two threads share one table across the root actions: what either
+/// proves must still be exact, so the verdicts and the winning actions
+/// agree with the minimax as well.
+#[test]
+fn two_threads_sharing_a_table_agree_with_minimax() {
+    agree("classic", 5, 600, 2);
 }
 
 /// The core additions the solver stands on: the early-exit answer check

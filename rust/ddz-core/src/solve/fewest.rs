@@ -5,49 +5,94 @@ use super::collect;
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// A multiply-fold hasher for `u128` keys (SipHash costs more than the lookup).
-#[derive(Default)]
-pub(super) struct FoldHasher(u64);
-
-impl Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01B3);
-        }
-    }
-    fn write_u128(&mut self, k: u128) {
-        const M: u64 = 0x9E37_79B9_7F4A_7C15;
-        let h = (self.0 ^ k as u64).wrapping_mul(M);
-        let h = (h ^ (k >> 64) as u64).wrapping_mul(M);
-        self.0 = h ^ h >> 32;
-    }
-}
-
+/// A direct-mapped memo: slot `hash(hand)` holds one (hand, fewest) pair
+/// and a full key compare decides a hit, so a clash costs a recomputation,
+/// never a wrong count. It doubles while it fills, up to its memory share.
 pub(super) struct Fewest {
-    memo: HashMap<u128, u8, BuildHasherDefault<FoldHasher>>,
-    /// Entries kept before the memo starts over (the memory bound's share).
+    keys: Vec<u128>,
+    values: Vec<u8>,
+    stored: usize,
+    /// Most slots the memory bound's share allows (a power of two).
     limit: usize,
 }
 
-/// Bytes one memo entry costs, with the hash map's overhead.
-const ENTRY_BYTES: usize = 40;
+/// Bytes one memo slot costs.
+const ENTRY_BYTES: usize = 17;
+/// The empty hand never reaches the memo, so key 0 marks an empty slot.
+const EMPTY: u128 = 0;
+
+fn slot(key: u128, slots: usize) -> usize {
+    const M: u64 = 0x9E37_79B9_7F4A_7C15;
+    let h = (key as u64).wrapping_mul(M) ^ ((key >> 64) as u64).wrapping_mul(M.rotate_left(17));
+    ((h ^ h >> 29).wrapping_mul(M) >> 32) as usize & (slots - 1)
+}
 
 impl Fewest {
+    #[cfg(test)]
     pub fn new(max_bytes: usize) -> Fewest {
+        Fewest::reusing(max_bytes, Vec::new(), Vec::new())
+    }
+
+    /// A new memo in the memory of `keys` and `values` (see `reuse`).
+    pub fn reusing(max_bytes: usize, keys: Vec<u128>, values: Vec<u8>) -> Fewest {
+        let most = (max_bytes / ENTRY_BYTES).max(1 << 10);
+        let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
+        let start = limit.min(1 << 12);
+        let mut keys = super::reuse::reclaim(keys, limit * 16);
+        let mut values = super::reuse::reclaim(values, limit);
+        keys.resize(start, EMPTY);
+        values.resize(start, 0);
         Fewest {
-            memo: HashMap::default(),
-            limit: (max_bytes / ENTRY_BYTES).max(1024),
+            keys,
+            values,
+            stored: 0,
+            limit,
         }
     }
 
+    /// The memory, for the next memo.
+    pub fn take_buffers(&mut self) -> (Vec<u128>, Vec<u8>) {
+        self.stored = 0;
+        (
+            std::mem::take(&mut self.keys),
+            std::mem::take(&mut self.values),
+        )
+    }
+
     pub fn bytes(&self) -> usize {
-        self.memo.capacity() * ENTRY_BYTES
+        self.keys.len() * ENTRY_BYTES
+    }
+
+    fn insert(&mut self, key: u128, n: u8) {
+        if self.stored * 2 >= self.keys.len() && self.keys.len() < self.limit {
+            self.grow();
+        }
+        self.put(key, n);
+    }
+
+    /// Doubling adds one bit to the slot, so a key at `i` stays there or
+    /// moves to `i + n`: done in place, and no two keys meet.
+    fn grow(&mut self) {
+        let n = self.keys.len();
+        self.keys.resize(n * 2, EMPTY);
+        self.values.resize(n * 2, 0);
+        for i in 0..n {
+            let k = self.keys[i];
+            let j = slot(k, n * 2);
+            if k != EMPTY && j != i {
+                self.keys[j] = k;
+                self.values[j] = self.values[i];
+                self.keys[i] = EMPTY;
+            }
+        }
+    }
+
+    fn put(&mut self, key: u128, n: u8) {
+        let i = slot(key, self.keys.len());
+        self.stored += (self.keys[i] == EMPTY) as usize;
+        self.keys[i] = key;
+        self.values[i] = n;
     }
 
     /// Every partition of a hand into plays has one play holding its lowest
@@ -56,8 +101,10 @@ impl Fewest {
         if hand.is_empty() {
             return 0;
         }
-        if let Some(&n) = self.memo.get(&hand.key()) {
-            return n;
+        let key = hand.key();
+        let i = slot(key, self.keys.len());
+        if self.keys[i] == key {
+            return self.values[i];
         }
         let low = hand.0.iter().position(|&n| n > 0).unwrap_or(0);
         let mut plays = Vec::new();
@@ -72,10 +119,40 @@ impl Fewest {
                 best = best.min(1 + self.of(engine, forbid, hand - p.cards));
             }
         }
-        if self.memo.len() >= self.limit {
-            self.memo.clear();
-        }
-        self.memo.insert(hand.key(), best);
+        self.insert(key, best);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// The memo's answer does not depend on its size: a tiny memo that
+    /// clashes all the time agrees with a large one.
+    #[test]
+    fn clashes_cost_time_not_answers() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        let mut small = Fewest::new(0);
+        let mut large = Fewest::new(1 << 24);
+        for text in [
+            "3",
+            "33",
+            "345678",
+            "3334",
+            "33344455",
+            "3456789TJQKA2XD",
+            "2233445566",
+        ] {
+            let hand = engine.parse(text).unwrap();
+            assert_eq!(
+                small.of(&engine, 0, hand),
+                large.of(&engine, 0, hand),
+                "{text}"
+            );
+        }
+        assert_eq!(large.of(&engine, 0, engine.parse("3334").unwrap()), 1);
+        assert_eq!(large.of(&engine, 0, engine.parse("3579").unwrap()), 4);
     }
 }

@@ -17,8 +17,11 @@
 //! assert_eq!(s.win, Some(true)); // 3456789 in one play
 //! ```
 
+mod answers;
 mod fewest;
+mod lists;
 mod parallel;
+mod reuse;
 mod search;
 mod table;
 

@@ -1,10 +1,13 @@
-//! Root splitting: each thread takes the next untried root action, with its
-//! own table (the memory bound is shared out), until one wins.
+//! Root splitting: each thread takes the next untried root action until one
+//! wins. The threads share the solver's table behind a lock (each entry is
+//! an exact verdict, so what one thread proves, the other reuses) and keep
+//! their own fewest-plays memos (the memo's share of the bound split out).
 
 use super::search::{Solver, State};
 use super::{Position, SolveError};
 use crate::play::Move;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// What the root search found: the verdict, the winning actions, the positions.
@@ -30,13 +33,16 @@ pub(super) fn root(
     let me = root.to_move;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let table = Mutex::new(solver.take_table());
     let outcomes: Vec<WorkerResult> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 let (options, actions, next, stop) = (options.clone(), &actions, &next, &stop);
+                let table = &table;
                 scope.spawn(move || {
                     let mut worker = Solver::new(engine, options);
                     worker.set_stop(stop);
+                    worker.share_table(table);
                     worker.start_budget(clock);
                     let mut found = Vec::new();
                     loop {
@@ -61,6 +67,7 @@ pub(super) fn root(
             .map(|w| w.join().unwrap_or_default())
             .collect()
     });
+    solver.put_table(table.into_inner().unwrap_or_else(|e| e.into_inner()));
     let nodes = outcomes.iter().map(|(_, n)| n).sum();
     let mut results: Vec<(usize, Option<bool>)> =
         outcomes.into_iter().flat_map(|(r, _)| r).collect();

@@ -1,13 +1,17 @@
 //! The search: boolean negamax with move ordering and the table.
 
+use super::answers::Answers;
 use super::fewest::Fewest;
-use super::table::{Key, Table};
-use super::{collect, kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
+use super::lists::{left_of, order_key, Keyed, Lists};
+use super::reuse;
+use super::table::{pack, Key, Table};
+use super::{kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
 use crate::play::{Move, Play};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// A position inside the search: fixed-size, copied freely.
@@ -23,20 +27,18 @@ pub(super) struct State {
 
 impl State {
     /// The table key; None when a hand does not pack (no table then).
+    #[inline]
     fn key(&self) -> Option<Key> {
-        let h = |s: usize| self.hands[s].packed();
+        let h = |s: usize| pack(&self.hands[s]);
         Some(if self.n == 2 {
             // One against one is symmetric: key by mover and other.
             let me = self.to_move as usize;
-            Key {
-                hands: [h(me)?, h(1 - me)?, 0],
-                meta: self.target.key(),
-            }
+            Key::new([h(me)?, h(1 - me)?, 0], self.target.key())
         } else {
-            Key {
-                hands: [h(0)?, h(1)?, h(2)?],
-                meta: self.target.key() | (self.to_move as u32) << 28 | (self.owner as u32) << 30,
-            }
+            Key::new(
+                [h(0)?, h(1)?, h(2)?],
+                self.target.key() | (self.to_move as u32) << 28 | (self.owner as u32) << 30,
+            )
         })
     }
 
@@ -64,11 +66,11 @@ impl State {
     }
 
     /// No seat of the other side can beat `p` (so the mover leads again).
-    fn opponents_cannot_answer(&self, engine: &Engine, p: &Play) -> bool {
+    fn opponents_cannot_answer(&self, answers: &mut Answers, engine: &Engine, p: &Play) -> bool {
         (0..self.n).all(|s| {
             s == self.to_move
                 || self.same_side(s, self.to_move)
-                || !engine.can_answer_target(&self.hands[s as usize], p.to_beat)
+                || !answers.can_answer(engine, &self.hands[s as usize], p.to_beat)
         })
     }
 
@@ -81,11 +83,31 @@ impl State {
     }
 }
 
-/// The index that stands for a pass in a move order.
-const PASS: u16 = u16::MAX;
+/// A solver's table: its own, or one that root-splitting threads share
+/// (every entry is an exact verdict, so what one thread proves serves all).
+pub(super) enum Shared<'e> {
+    Own(Table),
+    Locked(&'e Mutex<Table>),
+}
 
-/// One depth's play list and its (order key, index) pairs.
-type Frame = (Vec<Play>, Vec<(u16, u16)>);
+impl Shared<'_> {
+    #[inline]
+    fn with<R>(&mut self, f: impl FnOnce(&mut Table) -> R) -> R {
+        match self {
+            Shared::Own(t) => f(t),
+            // A poisoned lock only means another thread panicked mid-call;
+            // each entry is written whole, so the table is still exact.
+            Shared::Locked(m) => f(&mut m.lock().unwrap_or_else(|e| e.into_inner())),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Shared::Own(t) => t.bytes(),
+            Shared::Locked(m) => m.lock().unwrap_or_else(|e| e.into_inner()).bytes(),
+        }
+    }
+}
 
 /// An exact solver over one rule set. The table persists between calls, so
 /// asking again in a later position of the same game costs little.
@@ -93,26 +115,59 @@ pub struct Solver<'e> {
     engine: &'e Engine,
     forbid: u32,
     options: Options,
-    table: Table,
+    table: Shared<'e>,
     fewest: Fewest,
-    /// Play lists and their order, one pair per depth (no allocation per node).
-    pool: Vec<Frame>,
+    lists: Lists,
+    answers: Answers,
+    /// Ordered play lists, one per depth (no allocation per node).
+    pool: Vec<Vec<Keyed>>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
     stop: Option<&'e AtomicBool>,
+    /// Lead plays for the control check, one list per level.
+    spare: Vec<Vec<Keyed>>,
 }
+
+/// The buffers go to the thread's next solver (see `reuse`).
+impl Drop for Solver<'_> {
+    fn drop(&mut self) {
+        let table = match &mut self.table {
+            Shared::Own(t) => t.take_buffer(),
+            Shared::Locked(_) => Vec::new(),
+        };
+        let (fewest_keys, fewest_values) = self.fewest.take_buffers();
+        let (list_slots, arena) = self.lists.take_buffers();
+        reuse::give(reuse::Buffers {
+            table,
+            fewest_keys,
+            fewest_values,
+            list_slots,
+            arena,
+            answers: self.answers.take_buffer(),
+        });
+    }
+}
+
+/// The control check looks this many plays ahead: a play no opponent can
+/// answer, then up to this many more, the last going out.
+const CONTROL_PLAYS: u32 = 2;
 
 impl<'e> Solver<'e> {
     pub fn new(engine: &'e Engine, options: Options) -> Solver<'e> {
-        // Seven eighths of the bound for the table, the rest for the memo.
+        // Three quarters of the bound for the table (less the answer
+        // memo's 1/64), an eighth each for the fewest-plays memo and the
+        // ordered lists.
         let memory = options.max_memory.max(1 << 16);
+        let b = reuse::take();
         Solver {
             engine,
             forbid: kind_mask(&options.forbid),
-            table: Table::new(memory / 8 * 7),
-            fewest: Fewest::new(memory / 8),
+            table: Shared::Own(Table::reusing(memory / 4 * 3 - memory / 64, b.table)),
+            fewest: Fewest::reusing(memory / 8, b.fewest_keys, b.fewest_values),
+            lists: Lists::reusing(memory / 8, b.list_slots, b.arena),
+            answers: Answers::reusing(memory / 64, b.answers),
             options,
             pool: Vec::new(),
             nodes: 0,
@@ -120,17 +175,18 @@ impl<'e> Solver<'e> {
             deadline: None,
             aborted: false,
             stop: None,
+            spare: Vec::new(),
         }
     }
 
     /// Bytes the table and the memo hold now.
     pub fn memory(&self) -> usize {
-        self.table.bytes() + self.fewest.bytes()
+        self.table.bytes() + self.fewest.bytes() + self.lists.bytes() + self.answers.bytes()
     }
 
     /// Forget every stored verdict.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.table.with(Table::clear);
     }
 
     /// Decide whether the side to move can force going out first, and how.
@@ -205,6 +261,23 @@ impl<'e> Solver<'e> {
 
     pub(super) fn set_stop(&mut self, stop: &'e AtomicBool) {
         self.stop = Some(stop);
+    }
+
+    /// Search with a table shared with other threads instead of its own.
+    pub(super) fn share_table(&mut self, table: &'e Mutex<Table>) {
+        self.table = Shared::Locked(table);
+    }
+
+    /// Hand the solver's own table over (for sharing), leaving a small one.
+    pub(super) fn take_table(&mut self) -> Table {
+        match std::mem::replace(&mut self.table, Shared::Own(Table::new(0))) {
+            Shared::Own(t) => t,
+            Shared::Locked(_) => Table::new(0),
+        }
+    }
+
+    pub(super) fn put_table(&mut self, table: Table) {
+        self.table = Shared::Own(table);
     }
 
     pub(super) fn start_budget(&mut self, clock: Instant) {
@@ -286,7 +359,7 @@ impl<'e> Solver<'e> {
         let mut moves: Vec<Move> = Vec::new();
         self.engine.generate_target(&hand, st.target, &mut moves);
         moves.retain(|m| self.forbid >> m.kind as u32 & 1 == 0);
-        let mut out: Vec<(u16, Option<Move>, State)> = moves
+        let mut out: Vec<(u32, Option<Move>, State)> = moves
             .into_iter()
             .map(|m| {
                 let p = Play::of(self.engine, &m);
@@ -295,7 +368,7 @@ impl<'e> Solver<'e> {
             .collect();
         out.sort_by_key(|&(k, _, _)| k);
         if !st.target.is_lead() {
-            out.push((u16::MAX, None, st.pass()));
+            out.push((u32::MAX, None, st.pass()));
         }
         out.into_iter().map(|(_, a, s)| (a, s)).collect()
     }
@@ -314,13 +387,8 @@ impl<'e> Solver<'e> {
         })
     }
 
-    /// Lower keys are tried first: the fewest plays left, then non-bombs,
-    /// then more cards.
-    fn order_key(&mut self, hand: &Cards, p: &Play) -> u16 {
-        let left = self.fewest.of(self.engine, self.forbid, *hand - p.cards) as u16;
-        let bomb = p.kind.is_bomb() as u16;
-        let len = p.cards.len().min(127) as u16;
-        left << 8 | bomb << 7 | (127 - len)
+    fn order_key(&mut self, hand: &Cards, p: &Play) -> u32 {
+        order_key(self.fewest.of(self.engine, self.forbid, *hand - p.cards), p)
     }
 
     #[inline]
@@ -346,66 +414,112 @@ impl<'e> Solver<'e> {
         if self.pool.len() <= depth {
             self.pool.resize_with(depth + 1, Default::default);
         }
+        if !st.target.is_lead() && !self.answers.can_answer(self.engine, &hand, st.target) {
+            // A forced pass: not worth a table entry (the lead after it has one).
+            return self.child_wins(st, &st.pass(), depth);
+        }
         let key = st.key();
-        if let Some(v) = key.and_then(|k| self.table.get(&k)) {
+        if let Some(v) = key.and_then(|k| self.table.with(|t| t.get(&k))) {
             return Some(v);
         }
-        let (mut plays, mut order) = std::mem::take(&mut self.pool[depth]);
-        collect(self.engine, self.forbid, &hand, st.target, &mut plays);
-        let result = if plays.iter().any(|p| p.cards == hand) {
+        let mut list = std::mem::take(&mut self.pool[depth]);
+        let now = self.ordered(hand, st.target, &mut list);
+        // A play that empties the hand leaves 0 plays, so it sorts first.
+        let result = if list.first().is_some_and(|&(k, _)| left_of(k) == 0) {
             Some(true) // out in one play: not worth a table entry
         } else {
             let before = self.nodes;
-            let v = self.search(st, depth, &plays, &mut order);
+            let v = self.search(st, depth, &list, now);
             if let (Some(v), Some(key)) = (v, key) {
                 let work = (64 - (self.nodes - before).leading_zeros()) as u8;
-                self.table.put(&key, v, work);
+                self.table.with(|t| t.put(&key, v, work));
             }
             v
         };
-        self.pool[depth] = (plays, order);
+        self.pool[depth] = list;
         result
     }
 
-    fn search(
-        &mut self,
-        st: &State,
-        depth: usize,
-        plays: &[Play],
-        order: &mut Vec<(u16, u16)>,
-    ) -> Option<bool> {
-        let me = st.to_move;
-        let hand = st.hands[me as usize];
-        order.clear();
-        for (i, p) in plays.iter().enumerate() {
-            let k = self.order_key(&hand, p);
-            order.push((k, i as u16));
-        }
-        order.sort_unstable();
-        // Two plays to go, the first unbeatable: a win without a search.
-        for &(_, i) in order.iter().take_while(|&&(k, _)| k >> 8 == 1) {
-            if st.opponents_cannot_answer(self.engine, &plays[i as usize]) {
+    /// The plays of `hand` answering `target`, ordered; returns the fewest
+    /// plays that empty `hand`.
+    #[inline]
+    fn ordered(&mut self, hand: Cards, target: Target, out: &mut Vec<Keyed>) -> u8 {
+        self.lists.ordered(
+            self.engine,
+            self.forbid,
+            &mut self.fewest,
+            hand,
+            target,
+            out,
+        )
+    }
+
+    /// `list`: the mover's plays in order; `now`: the fewest plays of its hand.
+    fn search(&mut self, st: &State, depth: usize, list: &[Keyed], now: u8) -> Option<bool> {
+        let hand = st.hands[st.to_move as usize];
+        // A play no opponent can answer, after which the hand goes out
+        // through plays no opponent can answer: a win without a search.
+        for &(k, p) in list
+            .iter()
+            .take_while(|&&(k, _)| left_of(k) <= CONTROL_PLAYS)
+        {
+            if st.opponents_cannot_answer(&mut self.answers, self.engine, &p)
+                && self.controls(st, hand - p.cards, left_of(k), 0)
+            {
                 return Some(true);
             }
         }
-        if !st.target.is_lead() {
-            // A pass keeps the hand whole: it is tried after every play
-            // that leaves no more plays to make than the hand needs now.
-            let now = self.fewest.of(self.engine, self.forbid, hand) as u16;
-            let at = order.partition_point(|&(k, _)| k >> 8 <= now);
-            order.insert(at, (0, PASS));
-        }
-        for &(_, i) in order.iter() {
-            let child = if i == PASS {
-                st.pass()
-            } else {
-                st.play(&plays[i as usize])
-            };
-            let v = self.win(&child, depth + 1)?;
-            if child.same_side(child.to_move, me) == v {
+        // A pass keeps the hand whole: it is tried after every play that
+        // leaves no more plays to make than the hand needs now.
+        let pass_at = if st.target.is_lead() {
+            usize::MAX
+        } else {
+            list.partition_point(|&(k, _)| left_of(k) <= now as u32)
+        };
+        for i in 0..=list.len() {
+            if i == pass_at && self.child_wins(st, &st.pass(), depth)? {
                 return Some(true);
+            }
+            if let Some((_, p)) = list.get(i) {
+                if self.child_wins(st, &st.play(p), depth)? {
+                    return Some(true);
+                }
             }
         }
         Some(false)
+    }
+
+    /// Does the side that moved at `st` win by reaching `child`?
+    #[inline]
+    fn child_wins(&mut self, st: &State, child: &State, depth: usize) -> Option<bool> {
+        let v = self.win(child, depth + 1)?;
+        Some(child.same_side(child.to_move, st.to_move) == v)
+    }
+
+    /// Can the mover, leading with `rest` (which needs `left` plays), go
+    /// out through plays that no opponent can answer, the last excepted?
+    /// Opponents' hands do not change while they pass, so this is exact.
+    fn controls(&mut self, st: &State, rest: Cards, left: u32, level: usize) -> bool {
+        if left <= 1 {
+            return true; // empty, or one play that goes out
+        }
+        if self.spare.len() <= level {
+            self.spare.resize_with(level + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.spare[level]);
+        self.ordered(rest, Target::Lead, &mut list);
+        // Every play leaves at least `left - 1` plays: those that leave
+        // exactly that many sort first.
+        let mut found = false;
+        for &(_, p) in list.iter().take_while(|&&(k, _)| left_of(k) + 1 == left) {
+            if st.opponents_cannot_answer(&mut self.answers, self.engine, &p)
+                && self.controls(st, rest - p.cards, left - 1, level + 1)
+            {
+                found = true;
+                break;
+            }
+        }
+        self.spare[level] = list;
+        found
     }
 }

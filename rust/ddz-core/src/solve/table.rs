@@ -14,19 +14,48 @@ pub(super) const ENTRY_BYTES: usize = 32;
 const OCCUPIED: u64 = 1 << 63;
 const WIN: u64 = 1 << 62;
 
-/// A position's full key.
+/// A hand's counts four bits a slot, when every count is below 16: the
+/// nibbles of `Cards::packed` by shifts and masks instead of a loop.
+#[inline]
+pub(super) fn pack(cards: &crate::cards::Cards) -> Option<u64> {
+    let k = cards.key();
+    let (lo, hi) = (k as u64, (k >> 64) as u64);
+    if (lo | hi) & 0xF0F0_F0F0_F0F0_F0F0 != 0 {
+        return None;
+    }
+    let fold = |x: u64| {
+        let x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+        let x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+        (x | x >> 16) & 0xFFFF_FFFF
+    };
+    Some(fold(lo) | fold(hi) << 32)
+}
+
+/// A position's full key, with its hash (computed once for a probe and
+/// the store that follows it).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Key {
     pub hands: [u64; 3],
     pub meta: u32,
+    hash: u64,
 }
 
 impl Key {
-    fn hash(&self) -> u64 {
+    #[inline]
+    pub fn new(hands: [u64; 3], meta: u32) -> Key {
+        Key {
+            hands,
+            meta,
+            hash: Key::hash_of(&hands, meta),
+        }
+    }
+
+    #[inline]
+    fn hash_of(hands: &[u64; 3], meta: u32) -> u64 {
         // Multiply-fold: cheap and well mixed for packed count vectors.
         const M: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut h = (self.meta as u64).wrapping_mul(M);
-        for k in self.hands {
+        let mut h = (meta as u64).wrapping_mul(M);
+        for &k in hands {
             h = (h ^ k).wrapping_mul(M);
             h ^= h >> 32;
         }
@@ -45,13 +74,26 @@ pub(super) struct Table {
 
 impl Table {
     pub fn new(max_bytes: usize) -> Table {
+        Table::reusing(max_bytes, Vec::new())
+    }
+
+    /// A new table in `buf`'s memory (see `reuse`).
+    pub fn reusing(max_bytes: usize, buf: Vec<[u64; 4]>) -> Table {
         let most = (max_bytes / ENTRY_BYTES).max(WAYS);
         let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
+        let mut slots = super::reuse::reclaim(buf, max_entries * ENTRY_BYTES);
+        slots.resize(max_entries.min(1 << 12), [0; 4]);
         Table {
-            slots: vec![[0; 4]; max_entries.min(1 << 12)],
+            slots,
             max_entries,
             stored: 0,
         }
+    }
+
+    /// The memory, for the next table.
+    pub fn take_buffer(&mut self) -> Vec<[u64; 4]> {
+        self.stored = 0;
+        std::mem::take(&mut self.slots)
     }
 
     /// Bytes the table holds now.
@@ -66,7 +108,7 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
-        (key.hash() as usize & (self.slots.len() - 1)) & !(WAYS - 1)
+        (key.hash as usize & (self.slots.len() - 1)) & !(WAYS - 1)
     }
 
     #[inline]
@@ -120,23 +162,28 @@ impl Table {
         bucket[way] = [key.hands[0], key.hands[1], key.hands[2], meta];
     }
 
+    /// Doubling adds one bit to the bucket index, so each entry of bucket
+    /// `b` stays there or moves to `b + n`, in order: done in place (no
+    /// second allocation while the old one is freed), and nothing is lost.
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![[0; 4]; old.len() * 2];
-        self.stored = 0;
-        for e in old.into_iter().filter(|e| e[3] & OCCUPIED != 0) {
-            let key = Key {
-                hands: [e[0], e[1], e[2]],
-                meta: e[3] as u32,
-            };
-            let b = self.bucket(&key);
-            if let Some(slot) = self.slots[b..b + WAYS]
-                .iter_mut()
-                .find(|s| s[3] & OCCUPIED == 0)
-            {
-                *slot = e;
-                self.stored += 1;
+        let n = self.slots.len();
+        self.slots.resize(n * 2, [0; 4]);
+        for b in (0..n).step_by(WAYS) {
+            let (mut kept, mut moved) = (0, 0);
+            for w in 0..WAYS {
+                let e = self.slots[b + w];
+                if e[3] & OCCUPIED == 0 {
+                    continue;
+                }
+                if self.bucket(&Key::new([e[0], e[1], e[2]], e[3] as u32)) == b {
+                    self.slots[b + kept] = e;
+                    kept += 1;
+                } else {
+                    self.slots[b + n + moved] = e;
+                    moved += 1;
+                }
             }
+            self.slots[b + kept..b + WAYS].fill([0; 4]);
         }
     }
 }
@@ -146,9 +193,20 @@ mod tests {
     use super::*;
 
     fn key(i: u64) -> Key {
-        Key {
-            hands: [i, i * 7 + 1, 0],
-            meta: (i % 5) as u32,
+        Key::new([i, i * 7 + 1, 0], (i % 5) as u32)
+    }
+
+    #[test]
+    fn pack_agrees_with_cards_packed() {
+        use crate::cards::Cards;
+        let mut c = Cards::EMPTY;
+        for round in 0..200u32 {
+            for slot in 0..16 {
+                c.0[slot] = ((round * 7 + slot as u32 * 13) % 17) as u8;
+            }
+            assert_eq!(pack(&c), c.packed(), "{:?}", c.0);
+            c.0[(round % 16) as usize] = (round % 16) as u8;
+            assert_eq!(pack(&c), c.packed(), "{:?}", c.0);
         }
     }
 
