@@ -15,35 +15,13 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+#[path = "solve_puzzles/mod.rs"]
+mod solve_puzzles;
+
 use common::Rng;
 use ddz_core::solve::{Options, Position, Solution, Solver};
 use ddz_core::{Cards, Engine, Rules};
-
-/// (leader, other, leader wins) in the README's notation: Z big joker,
-/// Y small joker, 0 ten.
-const PUZZLES: [(&str, &str, bool); 8] = [
-    ("KK5543", "225543", true),
-    ("ZA54333", "Y222KQ", true),
-    ("2KK0077554", "AA8", false),
-    ("ZKKQJ09876633", "AAKQJ0987", true),
-    ("2AK096554", "YKJ08854", true),
-    ("ZYAAKKQ0099", "2222JJ00", true),
-    ("Y2AK998553", "ZQQJJ0953", true),
-    ("ZAQQJJ0999844", "Y22AA0886633", true),
-];
-
-fn hand(text: &str) -> Cards {
-    let t: String = text
-        .chars()
-        .map(|c| match c {
-            'Z' => 'D',
-            'Y' => 'X',
-            '0' => 'T',
-            c => c,
-        })
-        .collect();
-    Cards::parse(&t).unwrap()
-}
+use solve_puzzles::{hand, PUZZLES};
 
 /// Hands of the given sizes dealt from one shuffled classic deck.
 fn deal(engine: &Engine, rng: &mut Rng, sizes: &[usize]) -> Vec<Cards> {

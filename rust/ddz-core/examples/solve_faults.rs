@@ -4,7 +4,11 @@
 //! (cold), then the median of the rest.
 
 use ddz_core::solve::{Options, Position, Solver};
-use ddz_core::{Cards, Engine, Rules};
+use ddz_core::{Engine, Rules};
+
+#[path = "../benches/solve_puzzles/mod.rs"]
+mod solve_puzzles;
+use solve_puzzles::{hand, PUZZLES};
 
 /// (minor page faults, CPU seconds) of this process, from /proc/self/stat.
 fn usage() -> (u64, f64) {
@@ -25,23 +29,9 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
     let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
-    for (a, b) in [
-        ("ZAQQJJ0999844", "Y22AA0886633"),
-        ("Y2AK998553", "ZQQJJ0953"),
-    ] {
-        let parse = |t: &str| {
-            let t: String = t
-                .chars()
-                .map(|c| match c {
-                    'Z' => 'D',
-                    'Y' => 'X',
-                    '0' => 'T',
-                    c => c,
-                })
-                .collect();
-            Cards::parse(&t).unwrap()
-        };
-        let hands = vec![parse(a), parse(b)];
+    // The 13-v-12 puzzle, then the 10-v-9 one.
+    for &(a, b, _) in [&PUZZLES[7], &PUZZLES[6]] {
+        let hands = vec![hand(a), hand(b)];
         let (mut faults, mut cpu, mut walls) = (Vec::new(), Vec::new(), Vec::new());
         let (mut memory, mut nodes) = (0, 0);
         let wall = std::time::Instant::now();

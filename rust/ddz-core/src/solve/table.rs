@@ -169,18 +169,23 @@ impl Table {
         let n = self.slots.len();
         self.slots.resize(n * 2, [0; 4]);
         for b in (0..n).step_by(WAYS) {
+            let bucket: [[u64; 4]; WAYS] = std::array::from_fn(|w| self.slots[b + w]);
+            // The new index bit of each entry's hash: set means bucket b + n.
+            let up = bucket.map(|e| {
+                e[3] & OCCUPIED != 0
+                    && Key::hash_of(&[e[0], e[1], e[2]], e[3] as u32) as usize & n != 0
+            });
+            if !up.contains(&true) {
+                continue;
+            }
             let (mut kept, mut moved) = (0, 0);
-            for w in 0..WAYS {
-                let e = self.slots[b + w];
-                if e[3] & OCCUPIED == 0 {
-                    continue;
-                }
-                if self.bucket(&Key::new([e[0], e[1], e[2]], e[3] as u32)) == b {
-                    self.slots[b + kept] = e;
-                    kept += 1;
-                } else {
+            for (e, up) in bucket.into_iter().zip(up) {
+                if up {
                     self.slots[b + n + moved] = e;
                     moved += 1;
+                } else if e[3] & OCCUPIED != 0 {
+                    self.slots[b + kept] = e;
+                    kept += 1;
                 }
             }
             self.slots[b + kept..b + WAYS].fill([0; 4]);
