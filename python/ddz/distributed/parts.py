@@ -62,11 +62,15 @@ def plan(games: int, tasks: int | None = None, deals_per_task: int = 1) -> list[
     return parts
 
 
+def _rules(preset_or_rules: str | Rules) -> Rules:
+    return preset_or_rules if isinstance(preset_or_rules, Rules) else Rules(preset_or_rules)
+
+
 def _checked(
     preset_or_rules: str | Rules, games: int, seed: int, policy: str, tasks: int | None, record: int
 ) -> Rules:
     """Every argument checked on the driver, before any Ray call."""
-    rules = preset_or_rules if isinstance(preset_or_rules, Rules) else Rules(preset_or_rules)
+    rules = _rules(preset_or_rules)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a non-negative int, not {games!r}")
     if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1):
@@ -143,7 +147,7 @@ def simulate(
     """
     parts = dict(iter_parts(preset_or_rules, games, seed, policy, tasks, address, record))
     if not parts:  # no deal: the local call gives the empty arrays
-        rules = preset_or_rules if isinstance(preset_or_rules, Rules) else Rules(preset_or_rules)
+        rules = _rules(preset_or_rules)
         return ddz.simulate(rules, 0, seed=seed, threads=1, policy=policy, record=record)
     ordered: list[dict[str, Any]] = [dict(parts[first]) for first in sorted(parts)]
     out: dict[str, Any] = {
