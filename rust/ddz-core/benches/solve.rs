@@ -10,7 +10,8 @@
 //! such as `17`); `SOLVE_BENCH_THREADS` sets the threads;
 //! `SOLVE_BENCH_VERBOSE` prints every deal with its time and positions;
 //! `SOLVE_BENCH_PICK=2,8` runs only those deals of each selected set;
-//! `SOLVE_BENCH_BUDGET=120` sets the budgeted sets' seconds (default 30).
+//! `SOLVE_BENCH_BUDGET=120` sets the budgeted sets' seconds (default 30);
+//! `SOLVE_BENCH_MEMORY=2048` sets the memory bound in MB (default 512).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -98,8 +99,14 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
+    // `SOLVE_BENCH_MEMORY=2048`: the memory bound in MB (default 512).
+    let max_memory = std::env::var("SOLVE_BENCH_MEMORY")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .map_or(ddz_core::solve::DEFAULT_MEMORY, |mb| mb << 20);
     let one = Options {
         threads,
+        max_memory,
         ..Options::default()
     };
     if only.is_empty() || only == "puzzles" {

@@ -91,7 +91,8 @@ impl Lists {
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
         let max_plays = max_bytes / 4 * 3 / KEYED_BYTES;
         let mut slots = super::reuse::reclaim(slots, limit * SLOT_BYTES);
-        slots.resize(limit.min(1 << 12), FREE);
+        // As many slots as the last cache grew to: no rehashing again.
+        slots.resize(super::reuse::start_len(slots.capacity(), limit), FREE);
         Lists {
             slots,
             stored: 0,
