@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
-use ddz_core::table::{Action, Table};
+use ddz_core::table::physical::identities;
+use ddz_core::table::scoring::Effect;
+use ddz_core::table::{Action, Card, Event, Hand, Table};
 
 /// A small multiply-rotate hash: the text cache's keys are a few bytes of
 /// counts, and SipHash cost more than the lookup it guards.
@@ -160,8 +162,13 @@ impl HistoryLists {
                 && list.len() == kept.indices.len()
                 && self.visible.starts_with(&kept.indices);
             if reusable {
+                // Seats are small ints, which CPython keeps one object each of.
+                let seats: Vec<_> = (0..table.rules().players as usize)
+                    .map(|s| s.into_pyobject(py).map_or_else(|e| match e {}, |s| s))
+                    .collect();
                 for (at, &i) in kept.indices.iter().enumerate() {
-                    if !entry_intact(py, &list, at, history[i].0, &self.texts[i]) {
+                    let seat = &seats[history[i].0];
+                    if !entry_intact(&list, at, seat.as_any(), &self.texts[i]) {
                         list.set_item(at, entry(i)?)?;
                     }
                 }
@@ -202,13 +209,11 @@ impl HistoryLists {
 /// Is item `at` of `list` (which has it) an entry only `list` holds,
 /// still exactly `[seat, text]` as handed out?
 fn entry_intact(
-    py: Python<'_>,
     list: &Bound<'_, PyList>,
     at: usize,
-    seat: usize,
+    seat: &Bound<'_, PyAny>,
     text: &Py<PyString>,
 ) -> bool {
-    let Ok(seat) = seat.into_pyobject(py);
     // Checked for every kept entry at every step, so read without taking
     // references. SAFETY: `at` is within `list` (the caller checked its
     // length); every pointer read is a live item of a live list.
@@ -276,11 +281,12 @@ pub(crate) fn first_keys<'py>(
     Ok(d)
 }
 
-/// Interned role keys (`landlord`, `bid`, ...), made once each.
+/// Strs the core names as `&'static str` (role keys, event names),
+/// interned once each.
 #[derive(Default)]
-pub(crate) struct RoleKeys(Vec<(&'static str, Py<PyString>)>);
+pub(crate) struct StaticStrs(Vec<(&'static str, Py<PyString>)>);
 
-impl RoleKeys {
+impl StaticStrs {
     pub(crate) fn get<'py>(&mut self, py: Python<'py>, key: &'static str) -> Bound<'py, PyString> {
         if let Some((_, k)) = self.0.iter().find(|(k, _)| *k == key) {
             return k.bind(py).clone();
@@ -288,5 +294,61 @@ impl RoleKeys {
         let k = PyString::intern(py, key);
         self.0.push((key, k.clone().unbind()));
         k
+    }
+}
+
+/// One stake event as `Game` shows it: `["bomb", 2]`, `["double", "+1"]`.
+pub(crate) fn event<'py>(
+    py: Python<'py>,
+    names: &mut StaticStrs,
+    e: &Event,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = match e.effect {
+        Effect::Times(k) => k
+            .into_pyobject(py)
+            .map_or_else(|e| match e {}, Bound::into_any),
+        Effect::Plus(k) => PyString::new(py, &format!("+{k}")).into_any(),
+    };
+    let name = names.get(py, e.name).into_any();
+    new_list(py, [name, value].into_iter()).map(Bound::into_any)
+}
+
+/// The spelling of each seat's hand and of the kitty, kept while they
+/// stay the same: a hand changes only when its seat plays.
+#[derive(Default)]
+pub(crate) struct CardTexts {
+    hands: Vec<Option<(Hand, Py<PyString>)>>,
+    kitty: Option<(Vec<Card>, Py<PyString>)>,
+}
+
+impl CardTexts {
+    pub(crate) fn hand<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: usize,
+        hand: &Hand,
+    ) -> Bound<'py, PyString> {
+        if self.hands.len() <= seat {
+            self.hands.resize_with(seat + 1, || None);
+        }
+        match &self.hands[seat] {
+            Some((kept, text)) if kept == hand => text.bind(py).clone(),
+            _ => {
+                let text = PyString::new(py, &hand.text());
+                self.hands[seat] = Some((hand.clone(), text.clone().unbind()));
+                text
+            }
+        }
+    }
+
+    pub(crate) fn kitty<'py>(&mut self, py: Python<'py>, kitty: &[Card]) -> Bound<'py, PyString> {
+        match &self.kitty {
+            Some((kept, text)) if kept[..] == *kitty => text.bind(py).clone(),
+            _ => {
+                let text = PyString::new(py, &identities(kitty));
+                self.kitty = Some((kitty.to_vec(), text.clone().unbind()));
+                text
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::convert::value_error;
 use crate::errors::{card_error, illegal_action, Detail};
-use crate::observe::{history_entry, HistoryLists, RoleKeys};
+use crate::observe::{history_entry, CardTexts, HistoryLists, StaticStrs};
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, IntRole, Observation, Phase, Table};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -180,16 +180,23 @@ pub(crate) fn observation_to_py<'py>(
         .iter()
         .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
     let roles = roles.collect::<PyResult<Vec<_>>>()?;
-    observation_dict(
-        py,
-        obs,
-        &PyString::new(py, preset),
-        history,
-        roles.into_iter(),
-    )
+    let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
+    let cards = Spelled {
+        hand: text(&obs.hand),
+        kitty: obs.kitty.as_deref().map(text),
+    };
+    let preset = PyString::new(py, preset);
+    let names = &mut StaticStrs::default();
+    observation_dict(py, obs, &preset, history, roles.into_iter(), cards, names)
 }
 
-/// The dict of `obs`, its history and roles already built. Every
+/// An observation's own hand and, when it may see it, the kitty, spelled.
+struct Spelled<'py> {
+    hand: Bound<'py, PyString>,
+    kitty: Option<Bound<'py, PyString>>,
+}
+
+/// The dict of `obs`, its history, roles and cards already built. Every
 /// observation has the same first keys in the same order, so it starts as a
 /// copy of a template holding them (no rehashing while it fills).
 fn observation_dict<'py>(
@@ -198,6 +205,8 @@ fn observation_dict<'py>(
     preset: &Bound<'py, PyString>,
     history: Bound<'py, PyList>,
     roles: impl Iterator<Item = (Bound<'py, PyString>, Bound<'py, PyAny>)>,
+    cards: Spelled<'py>,
+    names: &mut StaticStrs,
 ) -> PyResult<Bound<'py, PyAny>> {
     let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
     let Ok(seat) = obs.seat.into_pyobject(py);
@@ -215,7 +224,10 @@ fn observation_dict<'py>(
     for (s, h) in &obs.seen_hands {
         seen.set_item(s.to_string(), text(h))?;
     }
-    let events = obs.events.iter().map(|e| to_py(py, &e.to_json()));
+    let events = obs
+        .events
+        .iter()
+        .map(|e| crate::observe::event(py, names, e));
     let events = events.collect::<PyResult<Vec<_>>>()?;
     let result = match &obs.result {
         Some(r) => to_py(py, &r.to_json())?,
@@ -228,11 +240,9 @@ fn observation_dict<'py>(
         preset.clone().into_any(),
         phase_name(py, obs.phase).clone().into_any(),
         to_act.into_any(),
-        text(&obs.hand).into_any(),
+        cards.hand.into_any(),
         new_list(py, sizes)?.into_any(),
-        obs.kitty
-            .as_deref()
-            .map_or_else(none, |k| text(k).into_any()),
+        cards.kitty.map_or_else(none, Bound::into_any),
         seen.into_any(),
         history.into_any(),
         to_beat.flatten().map_or_else(none, Bound::into_any),
@@ -281,7 +291,9 @@ pub(crate) fn action_text<'py>(py: Python<'py>, a: &Action) -> Bound<'py, PyStri
 pub struct PyTable {
     table: Table,
     history_lists: HistoryLists,
-    role_keys: RoleKeys,
+    /// Role keys and event names, interned.
+    names: StaticStrs,
+    card_texts: CardTexts,
     /// The preset's name, made once for every observation.
     preset: Py<PyString>,
 }
@@ -326,7 +338,8 @@ impl PyTable {
         Ok(PyTable {
             table,
             history_lists: HistoryLists::default(),
-            role_keys: RoleKeys::default(),
+            names: StaticStrs::default(),
+            card_texts: CardTexts::default(),
             preset,
         })
     }
@@ -406,7 +419,7 @@ impl PyTable {
         let roles = if family.observe_ints(core, seat, &mut |k, v| ints.push((k, v))) {
             // In the order of the JSON map (its keys sorted).
             ints.sort_unstable_by_key(|&(k, _)| k);
-            let keys = &mut self.role_keys;
+            let keys = &mut self.names;
             let value = |v: IntRole| match v {
                 IntRole::Unknown => py.None().into_bound(py),
                 IntRole::Seat(s) => s
@@ -427,7 +440,14 @@ impl PyTable {
                 .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
             roles.collect::<PyResult<Vec<_>>>()?
         };
-        observation_dict(py, &obs, self.preset.bind(py), history, roles.into_iter())
+        let texts = &mut self.card_texts;
+        let cards = Spelled {
+            hand: texts.hand(py, seat, &core.hands[seat]),
+            kitty: obs.kitty.as_deref().map(|k| texts.kitty(py, k)),
+        };
+        let preset = self.preset.bind(py);
+        let names = &mut self.names;
+        observation_dict(py, &obs, preset, history, roles.into_iter(), cards, names)
     }
 
     #[getter]

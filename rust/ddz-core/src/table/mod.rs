@@ -811,10 +811,11 @@ impl Table {
         self.observe(seat, true)
     }
 
-    /// The same, its `history` and `roles` left empty: the bindings render
-    /// the history from cached texts (`visible_history`) and the roles from
-    /// the family's `observe_ints` where it has them, rather than copy or
-    /// build JSON at each step.
+    /// The same, its `hand`, `history` and `roles` left empty: the bindings
+    /// spell the seat's own hand only when it changed, render the history
+    /// from cached texts (`visible_history`) and the roles from the family's
+    /// `observe_ints` where it has them, rather than copy or build JSON at
+    /// each step.
     pub fn observation_bare(&mut self, seat: usize) -> Observation {
         self.observe(seat, false)
     }
@@ -834,7 +835,10 @@ impl Table {
             seat,
             phase: t.phase,
             to_act: t.to_act,
-            hand: t.hands[seat].cards(),
+            hand: match full {
+                true => t.hands[seat].cards(),
+                false => Vec::new(),
+            },
             hand_sizes: t.hands.iter().map(Hand::len).collect(),
             kitty: f.kitty_seen_by(t, seat).then(|| t.kitty.clone()),
             seen_hands: seen.into_iter().map(|s| (s, t.hands[s].cards())).collect(),
