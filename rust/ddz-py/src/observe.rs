@@ -164,7 +164,7 @@ impl HistoryLists {
             if reusable {
                 // Seats are small ints, which CPython keeps one object each of.
                 let seats: Vec<_> = (0..table.rules().players as usize)
-                    .map(|s| s.into_pyobject(py).map_or_else(|e| match e {}, |s| s))
+                    .map(|s| s.into_pyobject(py).unwrap_or_else(|e| match e {}))
                     .collect();
                 for (at, &i) in kept.indices.iter().enumerate() {
                     let seat = &seats[history[i].0];
