@@ -151,3 +151,42 @@ def test_each_observation_owns_its_history_lists() -> None:
     assert fresh == [list(e) for e in g.history]
     for obs, copy in kept:
         assert obs["history"] == copy
+
+
+CHANGES = ("keep list", "keep entry", "append", "reverse", "del", "edit")
+
+
+@pytest.mark.parametrize("preset", ddz.PRESETS)
+def test_history_lists_handed_out_again_read_as_made_afresh(preset: str) -> None:
+    """A seat's history list comes back once its observation is gone: kept
+    parts, changed parts and retroactive visibility never show in the next
+    observation, which is always the seat's visible actions of the table."""
+    rng = random.Random(preset)
+    held: list = []
+    for seed in range(2):
+        g = ddz.Game(preset, seed=seed)
+        while g.phase != "over":
+            for seat in range(g.rules.players):
+                history = g.observation(seat)["history"]
+                want = [[s, a] for s, a in g.history if g.flow.visible(seat, s, a)]
+                assert history == want
+                if history and rng.random() < 0.3:
+                    change = rng.choice(CHANGES)
+                    if change == "keep list":
+                        held.append(history)
+                    elif change == "keep entry":
+                        history[0][1] = "kept"  # and held: must not come back
+                        held.append(history[0])
+                    elif change == "append":
+                        history.append([0, "extra"])
+                    elif change == "reverse":
+                        history.reverse()
+                    elif change == "del":
+                        del history[0]
+                    else:
+                        history[-1][0] = 99
+            legal = g.legal_actions()
+            g.step(legal[rng.randrange(len(legal))])
+        for seat in range(g.rules.players):  # some families show more at the end
+            want = [[s, a] for s, a in g.history if g.flow.visible(seat, s, a)]
+            assert g.observation(seat)["history"] == want

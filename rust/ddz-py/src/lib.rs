@@ -4,6 +4,7 @@ mod batch;
 mod convert;
 mod errors;
 mod movelist;
+mod observe;
 mod simulate;
 mod solve;
 mod table;

@@ -3,8 +3,9 @@
 
 use crate::convert::value_error;
 use crate::errors::{card_error, illegal_action, Detail};
+use crate::observe::{history_entry, CardTexts, HistoryLists, StaticStrs};
 use crate::types::{PyCards, PyMove, PyRules};
-use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
+use ddz_core::table::{physical::identities, Action, IntRole, Observation, Phase, Table};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -174,70 +175,87 @@ pub(crate) fn observation_to_py<'py>(
     for (s, a) in &obs.history {
         history.append(history_entry(py, *s, PyString::new(py, &a.to_string()))?)?;
     }
-    observation_dict(py, obs, &PyString::new(py, preset), history)
+    let roles = obs
+        .roles
+        .iter()
+        .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
+    let roles = roles.collect::<PyResult<Vec<_>>>()?;
+    let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
+    let cards = Spelled {
+        hand: text(&obs.hand),
+        kitty: obs.kitty.as_deref().map(text),
+    };
+    let preset = PyString::new(py, preset);
+    let names = &mut StaticStrs::default();
+    observation_dict(py, obs, &preset, history, roles.into_iter(), cards, names)
 }
 
-/// One history entry, `[seat, action text]`.
-fn history_entry<'py>(
-    py: Python<'py>,
-    seat: usize,
-    text: Bound<'py, PyString>,
-) -> PyResult<Bound<'py, PyList>> {
-    let Ok(seat) = seat.into_pyobject(py);
-    // An observation holds one such list per action of the deal: built
-    // directly, they cost a third of what the generic list builder does.
-    // SAFETY: a new list of two whose slots are each filled once, with a
-    // reference it takes over (`into_ptr`).
-    unsafe {
-        let list = pyo3::ffi::PyList_New(2);
-        if list.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        pyo3::ffi::PyList_SET_ITEM(list, 0, seat.into_ptr());
-        pyo3::ffi::PyList_SET_ITEM(list, 1, text.into_ptr());
-        Ok(Bound::from_owned_ptr(py, list).cast_into_unchecked())
-    }
+/// An observation's own hand and, when it may see it, the kitty, spelled.
+struct Spelled<'py> {
+    hand: Bound<'py, PyString>,
+    kitty: Option<Bound<'py, PyString>>,
 }
 
-/// The dict of `obs`, its history already built (the keys are interned:
-/// an observation is read at every step).
+/// The dict of `obs`, its history, roles and cards already built. Every
+/// observation has the same first keys in the same order, so it starts as a
+/// copy of a template holding them (no rehashing while it fills).
 fn observation_dict<'py>(
     py: Python<'py>,
     obs: &Observation,
     preset: &Bound<'py, PyString>,
     history: Bound<'py, PyList>,
+    roles: impl Iterator<Item = (Bound<'py, PyString>, Bound<'py, PyAny>)>,
+    cards: Spelled<'py>,
+    names: &mut StaticStrs,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let d = PyDict::new(py);
-    let text = |cards: &[ddz_core::table::Card]| identities(cards);
-    d.set_item(intern!(py, "seat"), obs.seat)?;
-    d.set_item(intern!(py, "preset"), preset)?;
-    d.set_item(intern!(py, "phase"), phase_name(py, obs.phase))?;
-    d.set_item(intern!(py, "to_act"), obs.to_act)?;
-    d.set_item(intern!(py, "hand"), text(&obs.hand))?;
-    d.set_item(intern!(py, "hand_sizes"), &obs.hand_sizes)?;
-    d.set_item(intern!(py, "kitty"), obs.kitty.as_deref().map(text))?;
+    let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
+    let Ok(seat) = obs.seat.into_pyobject(py);
+    let Ok(to_act) = obs.to_act.into_pyobject(py);
+    let sizes = obs.hand_sizes.iter().map(|&n| {
+        let Ok(n) = n.into_pyobject(py);
+        n.into_any()
+    });
+    let beaten = obs.to_beat.map(Action::Play).into_iter();
+    let mut plays = beaten.chain(obs.legal.iter().flatten().copied());
+    let texts = crate::observe::action_texts(py, &mut plays);
+    let mut texts = texts.into_iter();
+    let to_beat = obs.to_beat.map(|_| texts.next());
     let seen = PyDict::new(py);
     for (s, h) in &obs.seen_hands {
         seen.set_item(s.to_string(), text(h))?;
     }
-    d.set_item(intern!(py, "seen_hands"), seen)?;
-    d.set_item(intern!(py, "history"), history)?;
-    d.set_item(intern!(py, "to_beat"), obs.to_beat.map(|m| m.to_string()))?;
-    let events = PyList::empty(py);
-    for e in &obs.events {
-        events.append(to_py(py, &e.to_json())?)?;
+    let events = obs
+        .events
+        .iter()
+        .map(|e| crate::observe::event(py, names, e));
+    let events = events.collect::<PyResult<Vec<_>>>()?;
+    let result = match &obs.result {
+        Some(r) => to_py(py, &r.to_json())?,
+        None => py.None().into_bound(py),
+    };
+    let none = || py.None().into_bound(py);
+    use crate::observe::new_list;
+    let first: [Bound<'py, PyAny>; crate::observe::KEYS.len()] = [
+        seat.into_any(),
+        preset.clone().into_any(),
+        phase_name(py, obs.phase).clone().into_any(),
+        to_act.into_any(),
+        cards.hand.into_any(),
+        new_list(py, sizes)?.into_any(),
+        cards.kitty.map_or_else(none, Bound::into_any),
+        seen.into_any(),
+        history.into_any(),
+        to_beat.flatten().map_or_else(none, Bound::into_any),
+        new_list(py, events.into_iter())?.into_any(),
+        result,
+    ];
+    let d = crate::observe::first_keys(py, first)?;
+    for (k, v) in roles {
+        d.set_item(k, v)?;
     }
-    d.set_item(intern!(py, "events"), events)?;
-    match &obs.result {
-        Some(r) => d.set_item(intern!(py, "result"), to_py(py, &r.to_json())?)?,
-        None => d.set_item(intern!(py, "result"), py.None())?,
-    }
-    for (k, v) in &obs.roles {
-        d.set_item(k, to_py(py, v)?)?;
-    }
-    if let Some(legal) = &obs.legal {
-        let words = legal.iter().map(|a| action_text(py, a));
-        d.set_item(intern!(py, "legal_actions"), PyList::new(py, words)?)?;
+    if obs.legal.is_some() {
+        let words = new_list(py, texts.map(Bound::into_any))?;
+        d.set_item(intern!(py, "legal_actions"), words)?;
     }
     Ok(d.into_any())
 }
@@ -259,7 +277,7 @@ fn phase_name(py: Python<'_>, phase: Phase) -> &Bound<'_, PyString> {
 }
 
 /// An action's text as a Python str (a fixed word without formatting).
-fn action_text<'py>(py: Python<'py>, a: &Action) -> Bound<'py, PyString> {
+pub(crate) fn action_text<'py>(py: Python<'py>, a: &Action) -> Bound<'py, PyString> {
     match (a.word(), a) {
         (Some(w), _) => PyString::new(py, w),
         // A play without laizi is its cards.
@@ -268,70 +286,14 @@ fn action_text<'py>(py: Python<'py>, a: &Action) -> Bound<'py, PyString> {
     }
 }
 
-/// The text of each action of one deal's history, as Python strs, kept
-/// between observations so that each step renders only its new actions;
-/// and the `[seat, text]` list of each, handed out again once free.
-#[derive(Default)]
-struct HistoryTexts {
-    /// The deal these texts belong to (`Table::deals().len()`).
-    deal: usize,
-    texts: Vec<Py<PyString>>,
-    entries: Vec<Option<Py<PyList>>>,
-}
-
-impl HistoryTexts {
-    /// Bring the texts up to `table`'s history.
-    fn update(&mut self, py: Python<'_>, table: &Table) {
-        let history = &table.core().history;
-        let deal = table.deals().len();
-        if self.deal != deal || self.texts.len() > history.len() {
-            self.deal = deal;
-            self.texts.clear();
-            self.entries.clear();
-        }
-        for (_, a) in &history[self.texts.len()..] {
-            self.texts.push(action_text(py, a).unbind());
-            self.entries.push(None);
-        }
-    }
-
-    /// The `[seat, text]` list of history entry `i`. Every observation needs
-    /// lists of its own, and making them was a quarter of an observed step;
-    /// so a list that nothing but this cache holds any more (its observation
-    /// is gone) is handed out again, its two items set afresh.
-    fn entry<'py>(
-        &mut self,
-        py: Python<'py>,
-        i: usize,
-        seat: usize,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let text = self.texts[i].bind(py);
-        if let Some(list) = &self.entries[i] {
-            let list = list.bind(py);
-            // SAFETY: reads the reference count of a live object.
-            let free = unsafe { pyo3::ffi::Py_REFCNT(list.as_ptr()) } == 1;
-            if free && list.len() == 2 {
-                let Ok(seat) = seat.into_pyobject(py);
-                // SAFETY: both slots exist (len 2); `PyList_SetItem` takes
-                // over the new references and releases the old items.
-                unsafe {
-                    pyo3::ffi::PyList_SetItem(list.as_ptr(), 0, seat.into_ptr());
-                    pyo3::ffi::PyList_SetItem(list.as_ptr(), 1, text.clone().into_ptr());
-                }
-                return Ok(list.clone());
-            }
-        }
-        let list = history_entry(py, seat, text.clone())?;
-        self.entries[i] = Some(list.clone().unbind());
-        Ok(list)
-    }
-}
-
 /// One deal of a preset on the core's table (docs/table.md).
 #[pyclass(name = "Table", module = "ddz", subclass)]
 pub struct PyTable {
     table: Table,
-    history_texts: HistoryTexts,
+    history_lists: HistoryLists,
+    /// Role keys and event names, interned.
+    names: StaticStrs,
+    card_texts: CardTexts,
     /// The preset's name, made once for every observation.
     preset: Py<PyString>,
 }
@@ -375,7 +337,9 @@ impl PyTable {
         let preset = PyString::new(rules.py(), &table.rules().preset).unbind();
         Ok(PyTable {
             table,
-            history_texts: HistoryTexts::default(),
+            history_lists: HistoryLists::default(),
+            names: StaticStrs::default(),
+            card_texts: CardTexts::default(),
             preset,
         })
     }
@@ -447,16 +411,43 @@ impl PyTable {
                     seat.repr().map(|r| r.to_string()).unwrap_or_default()
                 ))
             })?;
-        let obs = self.table.observation_without_history(seat);
-        let t = &self.table;
-        let texts = &mut self.history_texts;
-        texts.update(py, t);
-        let history = &t.core().history;
-        let entries = t
-            .visible_history(seat)
-            .map(|i| texts.entry(py, i, history[i].0))
-            .collect::<PyResult<Vec<_>>>()?;
-        observation_dict(py, &obs, self.preset.bind(py), PyList::new(py, entries)?)
+        let obs = self.table.observation_bare(seat);
+        let history = self.history_lists.list(py, &self.table, seat)?;
+        let (table, core) = (&self.table, self.table.core());
+        let mut ints: Vec<(&'static str, IntRole)> = Vec::new();
+        let family = table.family();
+        let roles = if family.observe_ints(core, seat, &mut |k, v| ints.push((k, v))) {
+            // In the order of the JSON map (its keys sorted).
+            ints.sort_unstable_by_key(|&(k, _)| k);
+            let keys = &mut self.names;
+            let value = |v: IntRole| match v {
+                IntRole::Unknown => py.None().into_bound(py),
+                IntRole::Seat(s) => s
+                    .into_pyobject(py)
+                    .map_or_else(|e| match e {}, Bound::into_any),
+                IntRole::Number(x) => x
+                    .into_pyobject(py)
+                    .map_or_else(|e| match e {}, Bound::into_any),
+            };
+            ints.into_iter()
+                .map(|(k, v)| (keys.get(py, k), value(v)))
+                .collect::<Vec<_>>()
+        } else {
+            let mut map = serde_json::Map::new();
+            family.observe(core, seat, &mut map);
+            let roles = map
+                .iter()
+                .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
+            roles.collect::<PyResult<Vec<_>>>()?
+        };
+        let texts = &mut self.card_texts;
+        let cards = Spelled {
+            hand: texts.hand(py, seat, &core.hands[seat]),
+            kitty: obs.kitty.as_deref().map(|k| texts.kitty(py, k)),
+        };
+        let preset = self.preset.bind(py);
+        let names = &mut self.names;
+        observation_dict(py, &obs, preset, history, roles.into_iter(), cards, names)
     }
 
     #[getter]

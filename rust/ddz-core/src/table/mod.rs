@@ -811,30 +811,38 @@ impl Table {
         self.observe(seat, true)
     }
 
-    /// The same, its `history` left empty: the bindings render the history
-    /// from cached texts (`visible_history`) rather than copy it each step.
-    pub fn observation_without_history(&mut self, seat: usize) -> Observation {
+    /// The same, its `hand`, `history` and `roles` left empty: the bindings
+    /// spell the seat's own hand only when it changed, render the history
+    /// from cached texts (`visible_history`) and the roles from the family's
+    /// `observe_ints` where it has them, rather than copy or build JSON at
+    /// each step.
+    pub fn observation_bare(&mut self, seat: usize) -> Observation {
         self.observe(seat, false)
     }
 
-    fn observe(&mut self, seat: usize, with_history: bool) -> Observation {
+    fn observe(&mut self, seat: usize, full: bool) -> Observation {
         let with_legal = seat == self.core.to_act && self.core.phase != Phase::Over;
         let legal = with_legal.then(|| self.legal().iter().collect());
         let t = &self.core;
         let f = self.family.as_ref();
         let mut roles = Map::new();
-        f.observe(t, seat, &mut roles);
+        if full {
+            f.observe(t, seat, &mut roles);
+        }
         let mut seen = f.hands_seen_by(t, seat);
         seen.sort_unstable();
         Observation {
             seat,
             phase: t.phase,
             to_act: t.to_act,
-            hand: t.hands[seat].cards(),
+            hand: match full {
+                true => t.hands[seat].cards(),
+                false => Vec::new(),
+            },
             hand_sizes: t.hands.iter().map(Hand::len).collect(),
             kitty: f.kitty_seen_by(t, seat).then(|| t.kitty.clone()),
             seen_hands: seen.into_iter().map(|s| (s, t.hands[s].cards())).collect(),
-            history: match with_history {
+            history: match full {
                 true => self.visible_history(seat).map(|i| t.history[i]).collect(),
                 false => Vec::new(),
             },
