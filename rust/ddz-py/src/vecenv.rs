@@ -54,7 +54,13 @@ impl Names {
                 .outcome()
                 .columns(&d)
                 .iter()
-                .map(|c| key(if c.0 == "final_multiplier" { "multiplier" } else { c.0 }))
+                .map(|c| {
+                    key(if c.0 == "final_multiplier" {
+                        "multiplier"
+                    } else {
+                        c.0
+                    })
+                })
                 .collect(),
         }
     }
@@ -170,8 +176,7 @@ unsafe fn view_of<'py, T: Element>(
     s: &[T],
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
-    let view =
-        ArrayViewD::from_shape(IxDyn(shape), s).map_err(|e| value_error(e.to_string()))?;
+    let view = ArrayViewD::from_shape(IxDyn(shape), s).map_err(|e| value_error(e.to_string()))?;
     unsafe { Ok(PyArrayDyn::borrow_from_array(&view, owner.clone()).into_any()) }
 }
 

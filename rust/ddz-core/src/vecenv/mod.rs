@@ -169,6 +169,10 @@ struct Env {
     decisions: i32,
     log: PlayLog,
     scratch: Map<String, serde_json::Value>,
+    /// The env's outcome row holds a result (its last step ended a deal):
+    /// the next step clears it. Else it is clear already, and is left so
+    /// (the rows are the env's own and persist from step to step).
+    settled: bool,
 }
 
 impl Env {
@@ -204,10 +208,14 @@ impl Env {
             let leading = self.table.core().tricks.leading();
             self.log.record(seat, &action, leading);
         }
-        clear(out);
+        if self.settled {
+            clear(out);
+            self.settled = false;
+        }
         let Some(result) = self.table.result() else {
             return;
         };
+        self.settled = true;
         out.terminated[0] = true;
         out.scores.copy_from_slice(&result.scores);
         for &w in &result.winners {
@@ -294,6 +302,7 @@ impl VecEnv {
             decisions: 0,
             log: PlayLog::new(players, options.history),
             scratch: Map::new(),
+            settled: false,
         };
         let mut out = VecEnv {
             envs: vec![env; num_envs],
@@ -464,6 +473,7 @@ impl VecEnv {
                     None => {
                         env.deal();
                         clear(&mut out);
+                        env.settled = false;
                     }
                 }
                 let table = &env.table;
