@@ -1,7 +1,7 @@
 """Decisions per second of ``ddz.VecEnv``, every preset the table plays; print a table.
 
     python benches/vecenv.py [--envs N] [--seconds S] [--threads N] [PRESET ...]
-    python benches/vecenv.py --steps N [--threads N] [--no-copy] PRESET   # fixed work, for callgrind
+    python benches/vecenv.py --steps N [--threads N] [--no-copy] PRESET  # fixed work, callgrind
 
 On a shared machine wall-clock rates move with the load (each row prints the load
 average); ``--steps`` runs a fixed number of steps and prints no rate table, so that
@@ -15,9 +15,10 @@ uniformly random legal index per env in numpy from the returned observation's
 second column the env's own, overwritten by the next step (``copy=False``). The
 draw writes into arrays made once (the same numbers as
 ``(rng.random(n) * np.diff(offsets)).astype(np.int64)``), so that the loop
-measures the env rather than numpy's allocations. A decision is one env's step (bids and plays alike), so a
-step of 256 envs is 256 decisions. ``ddz.simulate`` (random policy, whole deals in Rust,
-no observations) runs beside each row on the same threads, as the machine's yardstick:
+measures the env rather than numpy's allocations. A decision is one env's step
+(bids and plays alike), so a step of 256 envs is 256 decisions. ``ddz.simulate``
+(random policy, whole deals in Rust, no observations) runs beside each row on the
+same threads, as the machine's yardstick:
 its deals/s and the VecEnv's are the same unit. With OpenSpiel installed, its random playout loop in
 Python on classic (``legal_actions()`` + ``apply_action`` per decision, chance nodes
 not counted) runs in the same process for comparison.
@@ -137,9 +138,7 @@ def main() -> None:
     table_presets = [p for p in ddz.PRESETS if Table.plays(p)]
     parser.add_argument("presets", nargs="*", default=table_presets, metavar="PRESET")
     parser.add_argument("--steps", type=int, default=None, help="fixed steps, no table")
-    parser.add_argument(
-        "--no-copy", action="store_true", help="with --steps: VecEnv(copy=False)"
-    )
+    parser.add_argument("--no-copy", action="store_true", help="with --steps: VecEnv(copy=False)")
     args = parser.parse_args()
     unknown = sorted(set(args.presets) - set(table_presets))
     if unknown:
