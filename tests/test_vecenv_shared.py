@@ -103,3 +103,12 @@ def test_a_refused_step_leaves_the_shared_arrays_as_they_were() -> None:
     after = env.observe()
     for key in kept:
         np.testing.assert_array_equal(after[key], kept[key], err_msg=key)
+
+
+def test_observe_before_any_step_gives_the_shared_arrays() -> None:
+    shared = ddz.VecEnv("classic", 20, seed=4, copy=False)
+    fresh = ddz.VecEnv("classic", 20, seed=4)
+    a, b = shared.observe(), fresh.observe()
+    for key in b:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+    assert shared.step(np.zeros(20, np.int64))[0]["hand"] is a["hand"]

@@ -380,6 +380,30 @@ impl PyVecEnv {
         ))
     }
 
+    /// With `copy=False`, make the shared arrays if they are not made yet,
+    /// holding the observations of the last call.
+    fn share(slf: &Bound<'_, Self>) -> PyResult<()> {
+        if slf.borrow().copy || slf.borrow().shared.is_some() {
+            return Ok(());
+        }
+        let py = slf.py();
+        let mut sh = Shared::new(slf)?;
+        let this = &mut *slf.borrow_mut();
+        let total = this.env.legal_count();
+        if total > sh.room {
+            sh.grow(py, total);
+        }
+        {
+            // SAFETY: `sh` holds the buffers, which nothing else has seen yet.
+            let rows = unsafe { sh.rows(py)? };
+            let env = &this.env;
+            py.detach(|| env.legal_into(rows)).map_err(value_error)?;
+        }
+        sh.total = total;
+        this.shared = Some(sh);
+        Ok(())
+    }
+
     /// Step (or reset, without actions) with `copy=False`: the legal
     /// actions go into the shared buffers, grown first if they lack room.
     fn run_shared(
@@ -388,10 +412,7 @@ impl PyVecEnv {
         seed: Option<u64>,
     ) -> PyResult<()> {
         let py = slf.py();
-        if slf.borrow().shared.is_none() {
-            let shared = Shared::new(slf)?;
-            slf.borrow_mut().shared = Some(shared);
-        }
+        Self::share(slf)?;
         let mut this = slf.borrow_mut();
         let this = &mut *this;
         let (env, sh) = (&mut this.env, this.shared.as_mut().expect("made above"));
@@ -509,8 +530,9 @@ impl PyVecEnv {
     }
 
     /// The observations of the last reset or step.
-    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.obs(py)
+    fn observe<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        Self::share(&slf)?;
+        slf.borrow().obs(slf.py())
     }
 
     /// Does every call return fresh arrays (`copy=True`), or the env's

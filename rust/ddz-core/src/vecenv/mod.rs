@@ -378,16 +378,22 @@ impl VecEnv {
         Ok(self.run_own(Some(actions), Some(legal)))
     }
 
-    /// The legal actions of the last step or reset, written into `legal`,
-    /// which must have room for all of them.
+    /// How many legal actions the envs have, all told (`M`).
+    pub fn legal_count(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// The legal actions of the last step or reset, offsets and rows,
+    /// written into `legal`, which must have room for all of them.
     pub fn legal_into(&self, legal: LegalRows<'_>) -> Result<(), BadAction> {
-        let total = self.counts.iter().sum::<usize>();
+        let total = self.legal_count();
         if legal.offsets.len() != self.envs.len() + 1 || legal.room() < total {
             return Err(BadAction(format!(
                 "legal buffers hold {} actions, {total} are needed",
                 legal.room()
             )));
         }
+        write_offsets(legal.offsets, &self.counts);
         let parallel = !serial(self.envs.len(), self.options.threads);
         let fill = || fill_legal(legal, &self.envs, &self.counts, parallel);
         if parallel {
@@ -579,16 +585,21 @@ fn write_legal(
         Some(rows) => rows,
         None => own.sized(envs.len(), total),
     };
-    rows.offsets[0] = 0;
-    let mut at = 0i64;
-    for (o, &c) in rows.offsets[1..].iter_mut().zip(counts) {
-        at += c as i64;
-        *o = at;
-    }
+    write_offsets(rows.offsets, counts);
     if rows.room() >= total {
         fill_legal(rows, envs, counts, parallel);
     }
     total
+}
+
+/// `offsets[i]`: where env `i`'s legal actions start (`counts` summed).
+fn write_offsets(offsets: &mut [i64], counts: &[usize]) {
+    offsets[0] = 0;
+    let mut at = 0i64;
+    for (o, &c) in offsets[1..].iter_mut().zip(counts) {
+        at += c as i64;
+        *o = at;
+    }
 }
 
 /// The legal actions' rows (not the offsets) into `legal`, which has room.
