@@ -1,7 +1,7 @@
 """Decisions per second of ``ddz.VecEnv``, every preset the table plays; print a table.
 
     python benches/vecenv.py [--envs N] [--seconds S] [--threads N] [PRESET ...]
-    python benches/vecenv.py --steps N [--threads N] PRESET   # fixed work, for callgrind
+    python benches/vecenv.py --steps N [--threads N] [--no-copy] PRESET  # fixed work, callgrind
 
 On a shared machine wall-clock rates move with the load (each row prints the load
 average); ``--steps`` runs a fixed number of steps and prints no rate table, so that
@@ -10,10 +10,15 @@ average); ``--steps`` runs a fixed number of steps and prints no rate table, so 
 
 Each row steps ``--envs`` envs for ``--seconds`` from Python: every step draws one
 uniformly random legal index per env in numpy from the returned observation's
-``legal_offsets`` and passes it to ``step``, which returns fresh observation arrays
-(every field of docs/rl.md). A decision is one env's step (bids and plays alike), so a
-step of 256 envs is 256 decisions. ``ddz.simulate`` (random policy, whole deals in Rust,
-no observations) runs beside each row on the same threads, as the machine's yardstick:
+``legal_offsets`` and passes it to ``step``, which returns the observation arrays
+(every field of docs/rl.md): fresh ones (the default, ``copy=True``), and in a
+second column the env's own, overwritten by the next step (``copy=False``). The
+draw writes into arrays made once (the same numbers as
+``(rng.random(n) * np.diff(offsets)).astype(np.int64)``), so that the loop
+measures the env rather than numpy's allocations. A decision is one env's step
+(bids and plays alike), so a step of 256 envs is 256 decisions. ``ddz.simulate``
+(random policy, whole deals in Rust, no observations) runs beside each row on the
+same threads, as the machine's yardstick:
 its deals/s and the VecEnv's are the same unit. With OpenSpiel installed, its random playout loop in
 Python on classic (``legal_actions()`` + ``apply_action`` per decision, chance nodes
 not counted) runs in the same process for comparison.
@@ -37,31 +42,47 @@ import ddz  # noqa: E402
 from ddz._ddz import Table  # noqa: E402
 
 
-def vecenv_rate(preset: str, envs: int, seconds: float, threads: int | None) -> tuple[float, int]:
+class Draw:
+    """Uniformly random legal indices, one per env, into arrays made once."""
+
+    def __init__(self, envs: int, seed: int = 1) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.u = np.empty(envs)
+        self.counts = np.empty(envs, dtype=np.int64)
+        self.actions = np.empty(envs, dtype=np.int64)
+
+    def __call__(self, offsets: np.ndarray) -> np.ndarray:
+        np.subtract(offsets[1:], offsets[:-1], out=self.counts)
+        self.rng.random(out=self.u)
+        np.multiply(self.u, self.counts, out=self.u)
+        np.copyto(self.actions, self.u, casting="unsafe")
+        return self.actions
+
+
+def vecenv_rate(
+    preset: str, envs: int, seconds: float, threads: int | None, copy: bool = True
+) -> tuple[float, int]:
     """Decisions per second, and deals finished, over `seconds` of random stepping."""
-    env = ddz.VecEnv(preset, envs, seed=1, threads=threads)
-    rng = np.random.default_rng(1)
+    env = ddz.VecEnv(preset, envs, seed=1, threads=threads, copy=copy)
+    draw = Draw(envs)
     obs = env.reset()
     steps = deals = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         for _ in range(20):
-            counts = np.diff(obs["legal_offsets"])
-            actions = (rng.random(envs) * counts).astype(np.int64)
-            obs, _, terminated, _ = env.step(actions)
+            obs, _, terminated, _ = env.step(draw(obs["legal_offsets"]))
             deals += int(terminated.sum())
         steps += 20
     return steps * envs / (time.perf_counter() - t0), deals
 
 
-def fixed_steps(preset: str, envs: int, steps: int, threads: int | None) -> None:
+def fixed_steps(preset: str, envs: int, steps: int, threads: int | None, copy: bool) -> None:
     """`steps` steps of random legal indices, as `vecenv_rate` takes them."""
-    env = ddz.VecEnv(preset, envs, seed=1, threads=threads)
-    rng = np.random.default_rng(1)
+    env = ddz.VecEnv(preset, envs, seed=1, threads=threads, copy=copy)
+    draw = Draw(envs)
     obs = env.reset()
     for _ in range(steps):
-        counts = np.diff(obs["legal_offsets"])
-        obs, _, _, _ = env.step((rng.random(envs) * counts).astype(np.int64))
+        obs, _, _, _ = env.step(draw(obs["legal_offsets"]))
 
 
 def load() -> str:
@@ -117,6 +138,7 @@ def main() -> None:
     table_presets = [p for p in ddz.PRESETS if Table.plays(p)]
     parser.add_argument("presets", nargs="*", default=table_presets, metavar="PRESET")
     parser.add_argument("--steps", type=int, default=None, help="fixed steps, no table")
+    parser.add_argument("--no-copy", action="store_true", help="with --steps: VecEnv(copy=False)")
     args = parser.parse_args()
     unknown = sorted(set(args.presets) - set(table_presets))
     if unknown:
@@ -124,7 +146,7 @@ def main() -> None:
 
     if args.steps is not None:
         for preset in args.presets:
-            fixed_steps(preset, args.envs, args.steps, args.threads)
+            fixed_steps(preset, args.envs, args.steps, args.threads, not args.no_copy)
         return
 
     print(f"machine: {machine()}")
@@ -133,13 +155,20 @@ def main() -> None:
         f"VecEnv, {args.envs} envs, random legal indices drawn in numpy, observations"
         f" every step, {args.seconds:g} s per row"
     )
-    header = f"{'preset':<24}{'decisions/s':>14}{'deals/s':>12}{'simulate deals/s':>18}{'load':>7}"
+    header = (
+        f"{'preset':<24}{'decisions/s':>14}{'copy=False':>12}{'deals/s':>12}"
+        f"{'simulate deals/s':>18}{'load':>7}"
+    )
     print(header)
     print("-" * len(header))
     for preset in args.presets:
         rate, deals = vecenv_rate(preset, args.envs, args.seconds, args.threads)
+        shared, _ = vecenv_rate(preset, args.envs, args.seconds, args.threads, copy=False)
         sim = simulate_rate(preset, args.threads)
-        print(f"{preset:<24}{rate:>14,.0f}{deals / args.seconds:>12,.0f}{sim:>18,.0f}{load():>7}")
+        print(
+            f"{preset:<24}{rate:>14,.0f}{shared:>12,.0f}{deals / args.seconds:>12,.0f}"
+            f"{sim:>18,.0f}{load():>7}"
+        )
     spiel = pyspiel_rate(args.seconds)
     if spiel is None:
         print("OpenSpiel: not installed")

@@ -129,3 +129,14 @@ def test_ddz_num_threads_sets_the_default() -> None:
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         assert out.stdout.split() == [threads, str(5 * CLASSIC.count_moves("3333"))]
+
+
+def test_a_batch_of_several_blocks_equals_single_calls() -> None:
+    # More rows than the first block on two threads (2 x 16,384), so the batch
+    # runs in more than one pass; 2,003 distinct hands, so that no block
+    # boundary falls on a whole number of repeats.
+    distinct = random_hands(2003, 20, seed=6)
+    want = np.array([CLASSIC.count_moves(h) for h in distinct])
+    hands = np.tile(distinct, (20, 1))
+    got = CLASSIC.count_moves_batch(hands, threads=2)
+    np.testing.assert_array_equal(got, np.tile(want, 20))

@@ -414,6 +414,7 @@ class VecEnv:
         *,
         history: int = 15,
         reward: str = "score",
+        copy: bool = True,
     ) -> VecEnv: ...
     def reset(self, seed: int | None = None) -> dict[str, npt.NDArray[Any]]:
         """Every env to the first deal of its series; the observations."""
@@ -440,6 +441,10 @@ class VecEnv:
     def players(self) -> int: ...
     @property
     def history(self) -> int: ...
+    @property
+    def copy(self) -> bool:
+        """Fresh arrays from every call, or (False) the env's own, which the next
+        call overwrites."""
     @property
     def threads(self) -> int: ...
     @property

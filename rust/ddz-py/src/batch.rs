@@ -213,10 +213,17 @@ const FIRST_BLOCK: usize = 1024;
 /// Run `work` on successive blocks of `0..n` with the GIL released,
 /// checking for signals (Ctrl-C) between blocks. Blocks start small and
 /// grow or shrink to take about `BLOCK_TIME`.
-/// Rows of the first block of a count: counting the costliest rows takes
-/// about 3 µs each, so this many stay under 0.1 s on one thread, and a
-/// batch of cheap rows this size pays for one pass over the pool, not five.
+/// Rows of the first block of a count, per thread: counting the costliest
+/// rows takes about 3 µs each, so this many per thread stay under 0.1 s,
+/// and a batch of cheap rows this size per thread pays for one pass over
+/// the pool, not several (a second pass of a few rows costs a wake-up of
+/// the pool for little work).
 const FIRST_COUNT_BLOCK: usize = 1 << 14;
+
+/// The first block of a count on `threads` threads.
+fn first_count_block(threads: usize) -> usize {
+    FIRST_COUNT_BLOCK.saturating_mul(threads.max(1))
+}
 
 pub fn in_blocks(py: Python<'_>, n: usize, work: impl FnMut(Range<usize>) + Send) -> PyResult<()> {
     in_blocks_from(py, n, FIRST_BLOCK, work)
@@ -275,7 +282,7 @@ pub fn count_moves_batch<'py>(
     let prevs = prevs_from(py, engine, prevs, hands.len(), threads)?;
     let n = hands.len();
     let mut counts: Vec<i64> = zeroed(n, || format!("counts of {n} hands"))?;
-    in_blocks_from(py, n, FIRST_COUNT_BLOCK, |r| {
+    in_blocks_from(py, n, first_count_block(threads), |r| {
         batch::count_moves_into(
             engine,
             &hands[r.clone()],
@@ -302,7 +309,7 @@ pub fn moves_batch<'py>(
     // Count first, so the plays are allocated once at their exact size
     // (or refused before any of them is made).
     let mut offsets: Vec<i64> = zeroed(n + 1, || format!("offsets of {n} hands"))?;
-    in_blocks_from(py, n, FIRST_COUNT_BLOCK, |r| {
+    in_blocks_from(py, n, first_count_block(threads), |r| {
         let out = &mut offsets[r.start + 1..r.end + 1];
         batch::count_moves_into(engine, &hands[r.clone()], part(&prevs, r), threads, out)
     })?;

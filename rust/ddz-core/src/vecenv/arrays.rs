@@ -71,6 +71,28 @@ macro_rules! per_env {
                     .collect()
             }
 
+            /// Every env's rows of every array at once, as one row set.
+            pub fn all(&mut self) -> $row<'_> {
+                $row {
+                    $($name: &mut self.$name[..],)*
+                }
+            }
+
+            /// `(name, elements, shape)` of every array.
+            pub fn columns(
+                &self,
+                $d: &$crate::vecenv::arrays::Dims,
+            ) -> Vec<(&'static str, $crate::vecenv::arrays::Column<'_>, Vec<usize>)> {
+                vec![$((
+                    stringify!($name),
+                    $crate::vecenv::arrays::Column::from(&self.$name[..]),
+                    vec![$d.envs $(, $dim)*],
+                ),)*]
+            }
+        }
+
+        #[allow(clippy::identity_op)]
+        impl $row<'_> {
             /// The rows of `block` envs at a time, env 0 first: each item
             /// holds its envs' elements of every array (`env` picks one),
             /// so that blocks of envs fill their rows in parallel without a
@@ -89,21 +111,6 @@ macro_rules! per_env {
                     .collect()
             }
 
-            /// `(name, elements, shape)` of every array.
-            pub fn columns(
-                &self,
-                $d: &$crate::vecenv::arrays::Dims,
-            ) -> Vec<(&'static str, $crate::vecenv::arrays::Column<'_>, Vec<usize>)> {
-                vec![$((
-                    stringify!($name),
-                    $crate::vecenv::arrays::Column::from(&self.$name[..]),
-                    vec![$d.envs $(, $dim)*],
-                ),)*]
-            }
-        }
-
-        #[allow(clippy::identity_op)]
-        impl $row<'_> {
             /// Env `k`'s rows of a block (`blocks`).
             pub fn env(&mut self, k: usize, $d: &$crate::vecenv::arrays::Dims) -> $row<'_> {
                 $row {

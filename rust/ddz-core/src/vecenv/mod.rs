@@ -102,6 +102,53 @@ pub struct Legal {
     pub length: Vec<i8>,
 }
 
+impl Legal {
+    /// Room for `total` actions over `envs` envs, and the arrays as a step
+    /// writes them.
+    fn sized(&mut self, envs: usize, total: usize) -> LegalRows<'_> {
+        use crate::cards::SLOTS;
+        self.offsets.resize(envs + 1, 0);
+        self.cards.resize(total * SLOTS, 0);
+        self.represents.resize(total * SLOTS, 0);
+        self.kind.resize(total, 0);
+        self.rank.resize(total, 0);
+        self.length.resize(total, 0);
+        LegalRows {
+            offsets: &mut self.offsets,
+            cards: &mut self.cards,
+            represents: &mut self.represents,
+            kind: &mut self.kind,
+            rank: &mut self.rank,
+            length: &mut self.length,
+        }
+    }
+}
+
+/// Buffers a caller brings for the legal actions (`VecEnv::step_into`):
+/// `offsets` of exactly `num_envs + 1`, the others with room for some
+/// number of actions (16 slots per row for `cards` and `represents`).
+/// Only the first `offsets[num_envs]` actions' elements are written.
+pub struct LegalRows<'a> {
+    pub offsets: &'a mut [i64],
+    pub cards: &'a mut [u8],
+    pub represents: &'a mut [u8],
+    pub kind: &'a mut [i8],
+    pub rank: &'a mut [i8],
+    pub length: &'a mut [i8],
+}
+
+impl LegalRows<'_> {
+    /// How many actions' rows fit.
+    pub fn room(&self) -> usize {
+        use crate::cards::SLOTS;
+        (self.cards.len() / SLOTS)
+            .min(self.represents.len() / SLOTS)
+            .min(self.kind.len())
+            .min(self.rank.len())
+            .min(self.length.len())
+    }
+}
+
 /// A step refused before any env moved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadAction(pub String);
@@ -122,6 +169,10 @@ struct Env {
     decisions: i32,
     log: PlayLog,
     scratch: Map<String, serde_json::Value>,
+    /// The env's outcome row holds a result (its last step ended a deal):
+    /// the next step clears it. Else it is clear already, and is left so
+    /// (the rows are the env's own and persist from step to step).
+    settled: bool,
 }
 
 impl Env {
@@ -157,10 +208,14 @@ impl Env {
             let leading = self.table.core().tricks.leading();
             self.log.record(seat, &action, leading);
         }
-        clear(out);
+        if self.settled {
+            clear(out);
+            self.settled = false;
+        }
         let Some(result) = self.table.result() else {
             return;
         };
+        self.settled = true;
         out.terminated[0] = true;
         out.scores.copy_from_slice(&result.scores);
         for &w in &result.winners {
@@ -247,6 +302,7 @@ impl VecEnv {
             decisions: 0,
             log: PlayLog::new(players, options.history),
             scratch: Map::new(),
+            settled: false,
         };
         let mut out = VecEnv {
             envs: vec![env; num_envs],
@@ -270,6 +326,12 @@ impl VecEnv {
     /// Every env to the first deal of its series (`seed` replaces the
     /// seed when given), with a fresh observation.
     pub fn reset(&mut self, seed: Option<u64>) {
+        self.reseed(seed);
+        self.run_own(None, None);
+    }
+
+    /// Every env back to game 0 of its series (`seed` replacing the seed).
+    fn reseed(&mut self, seed: Option<u64>) {
         if let Some(seed) = seed {
             self.seed = seed;
         }
@@ -277,12 +339,82 @@ impl VecEnv {
             env.seed = self.seed.wrapping_add(i as u64);
             env.episode = 0;
         }
-        self.run(None);
+    }
+
+    /// As `reset`, the legal actions written into the caller's buffers
+    /// (see `step_legal_into`).
+    pub fn reset_legal_into(
+        &mut self,
+        seed: Option<u64>,
+        legal: LegalRows<'_>,
+    ) -> Result<usize, BadAction> {
+        self.check_legal(&legal)?;
+        self.reseed(seed);
+        Ok(self.run_own(None, Some(legal)))
     }
 
     /// One action per env: an index into that env's legal actions. A bad
     /// index refuses the whole step, and no env moves.
     pub fn step(&mut self, actions: &[i64]) -> Result<(), BadAction> {
+        self.check_actions(actions)?;
+        self.run_own(Some(actions), None);
+        Ok(())
+    }
+
+    /// As `step`, the legal actions written into the caller's buffers
+    /// instead of the env's own (which `legal()` goes on showing as the
+    /// last `step` or `reset` left them): buffers the caller keeps from
+    /// step to step, so that nothing is allocated. Returns the number of
+    /// legal actions, `M`; the offsets are always written, the rows only
+    /// if `legal` has room for them (else the caller makes room and calls
+    /// `legal_into`).
+    pub fn step_legal_into(
+        &mut self,
+        actions: &[i64],
+        legal: LegalRows<'_>,
+    ) -> Result<usize, BadAction> {
+        self.check_legal(&legal)?;
+        self.check_actions(actions)?;
+        Ok(self.run_own(Some(actions), Some(legal)))
+    }
+
+    /// How many legal actions the envs have, all told (`M`).
+    pub fn legal_count(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// The legal actions of the last step or reset, offsets and rows,
+    /// written into `legal`, which must have room for all of them.
+    pub fn legal_into(&self, legal: LegalRows<'_>) -> Result<(), BadAction> {
+        let total = self.legal_count();
+        if legal.offsets.len() != self.envs.len() + 1 || legal.room() < total {
+            return Err(BadAction(format!(
+                "legal buffers hold {} actions, {total} are needed",
+                legal.room()
+            )));
+        }
+        write_offsets(legal.offsets, &self.counts);
+        let parallel = !serial(self.envs.len(), self.options.threads);
+        let fill = || fill_legal(legal, &self.envs, &self.counts, parallel);
+        if parallel {
+            on_pool(self.options.threads, fill);
+        } else {
+            fill();
+        }
+        Ok(())
+    }
+
+    fn check_legal(&self, legal: &LegalRows<'_>) -> Result<(), BadAction> {
+        if legal.offsets.len() != self.envs.len() + 1 {
+            return Err(BadAction(format!(
+                "legal offsets hold {} entries, not num_envs + 1",
+                legal.offsets.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_actions(&self, actions: &[i64]) -> Result<(), BadAction> {
         let n = self.envs.len();
         if actions.len() != n {
             return Err(BadAction(format!(
@@ -290,9 +422,8 @@ impl VecEnv {
                 actions.len()
             )));
         }
-        let offsets = &self.legal.offsets;
         for (i, &a) in actions.iter().enumerate() {
-            let count = offsets[i + 1] - offsets[i];
+            let count = self.counts[i] as i64;
             if !(0..count).contains(&a) {
                 return Err(BadAction(format!(
                     "actions[{i}] is {a}: env {i} has {count} legal actions, 0..{}",
@@ -300,24 +431,42 @@ impl VecEnv {
                 )));
             }
         }
-        self.run(Some(actions));
         Ok(())
     }
 
+    /// `run` into the env's own observation and outcome arrays (which
+    /// keep their memory: they are never resized).
+    fn run_own(&mut self, actions: Option<&[i64]>, legal: Option<LegalRows<'_>>) -> usize {
+        let mut obs = std::mem::take(&mut self.obs);
+        let mut outcome = std::mem::take(&mut self.outcome);
+        let total = self.run(actions, obs.all(), outcome.all(), legal);
+        self.obs = obs;
+        self.outcome = outcome;
+        total
+    }
+
     /// Step (or, without actions, deal afresh) every env, then write the
-    /// observations and the legal actions.
-    fn run(&mut self, actions: Option<&[i64]>) {
+    /// observations and the legal actions (into the env's own `Legal`
+    /// when `legal` is None; into `legal` if the actions fit, else only
+    /// its offsets). Returns the number of legal actions.
+    fn run(
+        &mut self,
+        actions: Option<&[i64]>,
+        mut obs: ObsRow<'_>,
+        mut outcome: OutcomeRow<'_>,
+        legal: Option<LegalRows<'_>>,
+    ) -> usize {
         let dims = self.dims;
         let roles = &self.roles;
         let reward = self.options.reward;
         let envs = &mut self.envs;
         // Whole blocks of envs per task: each env's rows are cut from its
         // block's inside the task, not listed one by one beforehand.
-        let obs_blocks = self.obs.blocks(&dims, MIN_ENVS);
-        let out_blocks = self.outcome.blocks(&dims, MIN_ENVS);
+        let obs_blocks = obs.blocks(&dims, MIN_ENVS);
+        let out_blocks = outcome.blocks(&dims, MIN_ENVS);
         let counts = &mut self.counts;
         counts.resize(envs.len(), 0);
-        let legal = &mut self.legal;
+        let own = &mut self.legal;
         let block = |b: usize,
                      envs: &mut [Env],
                      mut o: ObsRow<'_>,
@@ -330,6 +479,7 @@ impl VecEnv {
                     None => {
                         env.deal();
                         clear(&mut out);
+                        env.settled = false;
                     }
                 }
                 let table = &env.table;
@@ -351,8 +501,7 @@ impl VecEnv {
                 .zip(counts.chunks_mut(MIN_ENVS))
                 .enumerate()
                 .for_each(|(b, (((envs, o), r), counts))| block(b, envs, o, r, counts));
-            fill_legal(legal, envs, counts, false);
-            return;
+            return write_legal(own, legal, envs, counts, false);
         }
         on_pool(self.options.threads, || {
             envs.par_chunks_mut(MIN_ENVS)
@@ -361,8 +510,8 @@ impl VecEnv {
                 .zip(counts.par_chunks_mut(MIN_ENVS))
                 .enumerate()
                 .for_each(|(b, (((envs, o), r), counts))| block(b, envs, o, r, counts));
-            fill_legal(legal, envs, counts, true);
-        });
+            write_legal(own, legal, envs, counts, true)
+        })
     }
 
     pub fn num_envs(&self) -> usize {
@@ -422,28 +571,47 @@ fn split<'a, T>(mut buf: &'a mut [T], counts: &[usize], width: usize) -> Vec<&'a
     out
 }
 
-fn fill_legal(legal: &mut Legal, envs: &[Env], counts: &[usize], parallel: bool) {
+/// The offsets of `counts`, and the rows into `given` if they fit (else
+/// its offsets only) or into `own` resized to fit. Returns the total.
+fn write_legal(
+    own: &mut Legal,
+    given: Option<LegalRows<'_>>,
+    envs: &[Env],
+    counts: &[usize],
+    parallel: bool,
+) -> usize {
     let total: usize = counts.iter().sum();
-    legal.offsets.clear();
-    legal.offsets.push(0);
-    let mut at = 0i64;
-    for &c in counts {
-        at += c as i64;
-        legal.offsets.push(at);
+    let rows = match given {
+        Some(rows) => rows,
+        None => own.sized(envs.len(), total),
+    };
+    write_offsets(rows.offsets, counts);
+    if rows.room() >= total {
+        fill_legal(rows, envs, counts, parallel);
     }
+    total
+}
+
+/// `offsets[i]`: where env `i`'s legal actions start (`counts` summed).
+fn write_offsets(offsets: &mut [i64], counts: &[usize]) {
+    offsets[0] = 0;
+    let mut at = 0i64;
+    for (o, &c) in offsets[1..].iter_mut().zip(counts) {
+        at += c as i64;
+        *o = at;
+    }
+}
+
+/// The legal actions' rows (not the offsets) into `legal`, which has room.
+fn fill_legal(legal: LegalRows<'_>, envs: &[Env], counts: &[usize], parallel: bool) {
     use crate::cards::SLOTS;
-    legal.cards.resize(total * SLOTS, 0);
-    legal.represents.resize(total * SLOTS, 0);
-    legal.kind.resize(total, 0);
-    legal.rank.resize(total, 0);
-    legal.length.resize(total, 0);
     // One piece of each array per block of envs, as the steps ran.
     let per_block: Vec<usize> = counts.chunks(MIN_ENVS).map(|c| c.iter().sum()).collect();
-    let cards = split(&mut legal.cards, &per_block, SLOTS);
-    let represents = split(&mut legal.represents, &per_block, SLOTS);
-    let kind = split(&mut legal.kind, &per_block, 1);
-    let rank = split(&mut legal.rank, &per_block, 1);
-    let length = split(&mut legal.length, &per_block, 1);
+    let cards = split(legal.cards, &per_block, SLOTS);
+    let represents = split(legal.represents, &per_block, SLOTS);
+    let kind = split(legal.kind, &per_block, 1);
+    let rank = split(legal.rank, &per_block, 1);
+    let length = split(legal.length, &per_block, 1);
     let fill = |envs: &[Env],
                 cards: &mut [u8],
                 represents: &mut [u8],

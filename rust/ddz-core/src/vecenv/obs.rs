@@ -107,8 +107,11 @@ pub fn write(
     let family = table.family();
     let n = core.players();
     let seat = core.to_act;
-    let abs = |j: usize| (seat + j) % n;
-    let rel = |s: usize| ((s + n - seat) % n) as i8;
+    // Both stay below 2n, so one subtraction stands for `% n` (a division
+    // per use, many times a step).
+    let wrap = |x: usize| if x >= n { x - n } else { x };
+    let abs = |j: usize| wrap(seat + j);
+    let rel = |s: usize| wrap(s + n - seat) as i8;
     row.seat[0] = seat as i8;
     row.phase[0] = phase_id(core.phase);
     *slot_row(row.hand, 0) = core.hands[seat].counts.0;
@@ -123,9 +126,9 @@ pub fn write(
         };
         row.trick_state[j] = state;
         *slot_row(row.trick, j) = cards.0;
+        row.seen[j] = false;
+        *slot_row(row.seen_hands, j) = [0; SLOTS];
     }
-    row.seen.fill(false);
-    row.seen_hands.fill(0);
     for s in family.hands_seen_by(core, seat) {
         let j = rel(s) as usize;
         row.seen[j] = true;
@@ -156,15 +159,18 @@ pub fn write(
             row.to_beat_seat[0] = -1;
         }
     }
+    // The log's plays in order (walked, not indexed: a deque's index
+    // costs a wrap per lookup), then empty rows.
+    let mut kept = log.recent.iter();
     for i in 0..row.recent_seat.len() {
         let cells = slot_row(row.recent, i);
-        match log.recent.get(i) {
-            Some(&(s, play)) => {
-                row.recent_seat[i] = rel(s);
+        match kept.next() {
+            Some((s, play)) => {
+                row.recent_seat[i] = rel(*s);
                 match play {
                     Some(m) => {
                         *cells = m.cards.0;
-                        row.recent_kind[i] = describe_play(&m).0;
+                        row.recent_kind[i] = describe_play(m).0;
                     }
                     None => {
                         *cells = [0; SLOTS];

@@ -77,7 +77,7 @@ impl RoleColumns {
         players: usize,
         out: &mut [i16],
     ) {
-        let rel = |s: u64| ((s as usize + players - viewer % players) % players) as i16;
+        let rel = seat_from(viewer, players);
         for (j, key) in self.keys.iter().enumerate() {
             out[j] = match roles.get(key) {
                 None => -1,
@@ -99,7 +99,7 @@ impl RoleColumns {
             return false;
         }
         let players = t.players();
-        let rel = |s: u64| ((s as usize + players - viewer % players) % players) as i16;
+        let rel = seat_from(viewer, players);
         let mut given = [0i16; MAX_INT_KEYS];
         let mut seen = 0u32;
         let ok = family.observe_ints(t, viewer, &mut |key, v| {
@@ -124,6 +124,23 @@ impl RoleColumns {
 }
 
 /// A number: a seat (relative) under a seat key, else itself.
+/// Absolute seat -> seat relative to `viewer`. A seat is below
+/// `players`, so one subtraction does the `% players` (a division per call
+/// otherwise, several times a step); a larger number takes the division.
+fn seat_from(viewer: usize, players: usize) -> impl Fn(u64) -> i16 {
+    let shift = players - viewer % players;
+    move |s: u64| {
+        let d = s as usize + shift;
+        (if d < players {
+            d
+        } else if d < 2 * players {
+            d - players
+        } else {
+            d % players
+        }) as i16
+    }
+}
+
 fn number(x: i64, seat: bool, rel: &dyn Fn(u64) -> i16) -> i16 {
     if seat && x >= 0 {
         rel(x as u64)

@@ -213,6 +213,7 @@ fn single(table: Table, seed: u64, history: usize) -> Env {
         decisions: 0,
         log: PlayLog::new(players, history),
         scratch: Map::new(),
+        settled: false,
     }
 }
 
