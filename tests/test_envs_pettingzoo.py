@@ -24,7 +24,7 @@ def test_api_test_passes(preset: str) -> None:
 
 def legal_set(e) -> set:
     """The VecEnv's own legal actions of the moment, as comparable tuples."""
-    o = e._deal.obs
+    o = e._deal.vec.observe()
     m = int(o["legal_offsets"][1])
     return {
         (int(o["legal_kind"][i]), int(o["legal_rank"][i]), int(o["legal_length"][i]))

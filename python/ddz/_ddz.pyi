@@ -27,6 +27,7 @@ __all__ = [
     "IllegalAction",
     "Solution",
     "VecEnv",
+    "DouZeroCore",
     "__version__",
 ]
 
@@ -448,3 +449,26 @@ class VecEnv:
     def preset(self) -> str: ...
     @property
     def role_keys(self) -> list[str]: ...
+
+@final
+class DouZeroCore:
+    """DouZero's classic game and encoder, for `ddz.envs.douzero.Env` (docs/rl.md)."""
+
+    def __new__(cls, seed: int) -> DouZeroCore: ...
+    def deal(self) -> None: ...
+    def reset(self, hands: Sequence[Sequence[int]], kitty: Sequence[int]) -> None: ...
+    def step(self, action: Sequence[int]) -> bool | None: ...
+    def observe(
+        self,
+    ) -> tuple[
+        int,
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        list[list[int]],
+    ]: ...
+    def hands(self) -> npt.NDArray[np.int16]: ...
+    def rival_move(self) -> Move | None: ...
+    @property
+    def bombs(self) -> int: ...

@@ -98,6 +98,40 @@ fn actions_from(ob: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
 }
 
 impl PyVecEnv {
+    pub(crate) fn core(&self) -> &VecEnv {
+        &self.env
+    }
+
+    pub(crate) fn core_mut(&mut self) -> &mut VecEnv {
+        &mut self.env
+    }
+
+    /// The last step's `(rewards, terminated, info)` as numpy arrays.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn outcome_py<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        let d = self.env.dims();
+        let info = PyDict::new(py);
+        let (mut rewards, mut terminated) = (None, None);
+        for (name, c, shape) in self.env.outcome().columns(&d) {
+            let a = array(py, c, &shape)?;
+            match name {
+                "reward" => rewards = Some(a),
+                "terminated" => terminated = Some(a),
+                "final_multiplier" => info.set_item("multiplier", a)?,
+                _ => info.set_item(name, a)?,
+            }
+        }
+        let missing = || value_error("the outcome lacks a column");
+        Ok((
+            rewards.ok_or_else(missing)?,
+            terminated.ok_or_else(missing)?,
+            info,
+        ))
+    }
+
     fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
         let d = self.env.dims();
@@ -190,25 +224,8 @@ impl PyVecEnv {
         let env = &mut self.env;
         py.detach(|| env.step(&actions))
             .map_err(|e| crate::errors::illegal_action(e, Default::default()))?;
-        let d = self.env.dims();
-        let info = PyDict::new(py);
-        let (mut rewards, mut terminated) = (None, None);
-        for (name, c, shape) in self.env.outcome().columns(&d) {
-            let a = array(py, c, &shape)?;
-            match name {
-                "reward" => rewards = Some(a),
-                "terminated" => terminated = Some(a),
-                "final_multiplier" => info.set_item("multiplier", a)?,
-                _ => info.set_item(name, a)?,
-            }
-        }
-        let missing = || value_error("the outcome lacks a column");
-        Ok((
-            self.obs(py)?,
-            rewards.ok_or_else(missing)?,
-            terminated.ok_or_else(missing)?,
-            info,
-        ))
+        let (rewards, terminated, info) = self.outcome_py(py)?;
+        Ok((self.obs(py)?, rewards, terminated, info))
     }
 
     /// The observations of the last reset or step.
