@@ -19,44 +19,19 @@ from typing import Any
 import numpy as np
 
 import ddz
+from ddz.envs.douzero import (
+    DECK,
+    OBJECTIVES,
+    POSITIONS,
+    SLOT_OF_DZ,
+    cards_of,
+    counts_of,
+    encode,
+    one_hot,
+)
 
-POSITIONS = ("landlord", "landlord_down", "landlord_up")  # by seat: the order of play
-OBJECTIVES = ("wp", "adp", "logadp")
-DZ_OF_SLOT = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
-SLOT_OF_DZ = {v: i for i, v in enumerate(DZ_OF_SLOT)}
-DECK = [v for v in DZ_OF_SLOT[:13] for _ in range(4)] + [20, 30]
-THERMO = np.array([[0] * 4, [1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1] * 4], np.int8)
 BOMB_KINDS = (12, 13)  # VecEnv kind ids of bomb, king_bomb
 RULES = ddz.Rules("classic")
-
-
-def encode(counts: np.ndarray) -> np.ndarray:
-    """Count rows `[..., 16]` -> DouZero's 54 card features: 4 thermometer bits per
-    rank 3..2 (rank-major, as its `_cards2array`), then the two jokers."""
-    counts = np.asarray(counts)
-    out = np.empty((*counts.shape[:-1], 54), np.int8)
-    out[..., :52] = THERMO[counts[..., :13]].reshape(*counts.shape[:-1], 52)
-    out[..., 52:] = counts[..., 13:15]
-    return out
-
-
-def one_hot(n: int, size: int) -> np.ndarray:
-    out = np.zeros(size, np.int8)
-    out[n - 1] = 1  # as DouZero: 0 cards would set the last bit
-    return out
-
-
-def counts_of(cards: list[int]) -> np.ndarray:
-    out = np.zeros(16, np.uint8)
-    for c in cards:
-        if c not in SLOT_OF_DZ:
-            raise ValueError(f"{c!r} is no DouZero card (3..14, 17, 20, 30)")
-        out[SLOT_OF_DZ[c]] += 1
-    return out
-
-
-def cards_of(counts: np.ndarray) -> list[int]:
-    return [DZ_OF_SLOT[s] for s in range(15) for _ in range(int(counts[s]))]
 
 
 def _text(cards: list[int]) -> str:

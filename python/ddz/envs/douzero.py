@@ -27,6 +27,24 @@ DZ_OF_SLOT = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 SLOT_OF_DZ = {v: i for i, v in enumerate(DZ_OF_SLOT)}
 DECK = [v for v in DZ_OF_SLOT[:13] for _ in range(4)] + [20, 30]
 SEED_LIMIT = 2**63
+THERMO = np.array([[0] * 4, [1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1] * 4], np.int8)
+
+
+def encode(counts: np.ndarray) -> np.ndarray:
+    """Count rows `[..., 16]` -> DouZero's 54 card features: 4 thermometer bits per
+    rank 3..2 (rank-major, as its `_cards2array`), then the two jokers (what the
+    Rust encoder computes for every row of `x_batch`; for users' own buffers)."""
+    counts = np.asarray(counts)
+    out = np.empty((*counts.shape[:-1], 54), np.int8)
+    out[..., :52] = THERMO[counts[..., :13]].reshape(*counts.shape[:-1], 52)
+    out[..., 52:] = counts[..., 13:15]
+    return out
+
+
+def one_hot(n: int, size: int) -> np.ndarray:
+    out = np.zeros(size, np.int8)
+    out[n - 1] = 1  # as DouZero: 0 cards would set the last bit
+    return out
 
 
 def counts_of(cards: list[int]) -> np.ndarray:

@@ -18,8 +18,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 import ddz
-from ddz.envs._deal import Deal, rules_of
 from ddz._ddz import ActionMasks
+from ddz.envs._deal import Deal, rules_of
 from ddz.envs._forms import DEFAULT_CANDIDATES, TableForm, make_form
 from ddz.envs._spaces import row_space
 

@@ -275,9 +275,10 @@ impl Game {
         if let Action::Play(m) = action {
             self.passes = 0;
             self.rival = Some(m);
-            for s in 0..SLOTS {
-                self.hands[seat][s] -= row[s];
-                self.played[seat][s] += row[s];
+            let (hand, played) = (&mut self.hands[seat], &mut self.played[seat]);
+            for ((h, p), &c) in hand.iter_mut().zip(played.iter_mut()).zip(&row) {
+                *h -= c;
+                *p += c;
             }
             self.bombs += usize::from(m.kind.is_bomb());
         } else {
