@@ -1,6 +1,7 @@
 """The floor under any PettingZoo AEC env: PettingZoo's own loop on an env that does nothing.
 
     python benches/pettingzoo_floor.py [--seconds S] [--rounds R]
+    python benches/pettingzoo_floor.py --decisions N --only LOOP   # fixed work, for callgrind
 
 The issue asks PettingZoo classic for 3x OpenSpiel's `dou_dizhu` Python loop
 (`benches/rl_adapters.py`). Whatever an env does, the user's loop pays
@@ -92,12 +93,14 @@ class Nothing(AECEnv):
         self._accumulate_rewards()
 
 
-def aec_rate(e: AECEnv, seconds: float, pick: bool) -> float:
+def aec_rate(e: AECEnv, seconds: float, pick: bool, decisions_wanted: int = 0) -> float:
+    """Decisions/s of the user's loop; `decisions_wanted`: at least that many
+    decisions whatever the time (fixed work, for callgrind)."""
     rng = np.random.default_rng(0)
     decisions = 0
     e.reset(seed=0)
     t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    while decisions < decisions_wanted if decisions_wanted else time.perf_counter() - t0 < seconds:
         for _agent in e.agent_iter():
             obs, _, terminated, _, _ = e.last()
             if terminated:
@@ -119,9 +122,25 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--deal", type=int, default=40, help="decisions per deal")
     parser.add_argument("--legal", type=int, default=12, help="set entries of the mask")
+    parser.add_argument(
+        "--decisions",
+        type=int,
+        default=0,
+        help="fixed work for callgrind: this many decisions of the --only loop, no table",
+    )
+    parser.add_argument("--only", choices=("bookkeeping", "pick", "ours", "openspiel"))
     args = parser.parse_args()
-    print(f"load average at start: {os.getloadavg()}")
     nothing = Nothing(args.deal, args.legal)
+    if args.decisions:
+        n = args.decisions
+        if args.only == "openspiel":
+            pyspiel_rate(0, decisions=n)
+        elif args.only == "ours":
+            aec_rate(make_env("classic"), 0, pick=True, decisions_wanted=n)
+        else:
+            aec_rate(nothing, 0, pick=args.only == "pick", decisions_wanted=n)
+        return
+    print(f"load average at start: {os.getloadavg()}")
     rates: dict[str, list[float]] = {"bookkeeping": [], "+ mask pick": [], "OpenSpiel": []}
     for _ in range(args.rounds):
         rates["bookkeeping"].append(aec_rate(nothing, args.seconds, pick=False))

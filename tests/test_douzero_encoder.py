@@ -16,21 +16,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference_flow.douzero_env import Env as NumpyEnv  # noqa: E402
 
-from ddz.envs.douzero import DECK, Env  # noqa: E402
+from ddz.envs.douzero import Env, random_deal  # noqa: E402
 
 STATES = 2_000
 ARRAYS = ("x_batch", "z_batch", "x_no_action", "z")
-
-
-def random_deal(rng: random.Random) -> dict:
-    deck = list(DECK)
-    rng.shuffle(deck)
-    return {
-        "landlord": deck[:20],
-        "landlord_up": deck[20:37],
-        "landlord_down": deck[37:54],
-        "three_landlord_cards": deck[17:20],
-    }
 
 
 def assert_same(ours: dict, ref: dict) -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "Solution",
     "VecEnv",
     "DouZeroCore",
+    "ActionMasks",
     "__version__",
 ]
 
@@ -472,3 +473,19 @@ class DouZeroCore:
     def rival_move(self) -> Move | None: ...
     @property
     def bombs(self) -> int: ...
+
+@final
+class ActionMasks:
+    """A one-env `VecEnv` stepped into per-seat arrays made once (`ddz.envs.pettingzoo`)."""
+
+    def __new__(
+        cls,
+        vec: VecEnv,
+        keys: npt.NDArray[np.uint8],
+        ids: npt.NDArray[np.int64],
+        rows: Sequence[dict[str, npt.NDArray[Any]]],
+        masks: Sequence[npt.NDArray[np.int8]],
+    ) -> ActionMasks: ...
+    def restart(self) -> int: ...
+    def legal_index(self, seat: int, id: int) -> int | None: ...
+    def step(self, index: int) -> int | tuple[npt.NDArray[Any], dict[str, npt.NDArray[Any]]]: ...

@@ -1,15 +1,7 @@
 """The numpy encoder `ddz.envs.douzero.Env` had before its encoder moved to Rust
 (`rust/ddz-core/src/encode/douzero.rs`): kept as the reference the Rust one must
-equal, state by state (tests/test_envs_douzero.py). Plays on `ddz.Table`.
-
-`Env(objective)` has the interface of `douzero.env.Env`: `reset()` deals (the
-landlord, `landlord`, holds 20 cards and leads; `landlord_down` acts next, then
-`landlord_up`), `step(action)` takes one of `obs["legal_actions"]` (DouZero's
-card lists: 3..14 for 3..A, 17 for 2, 20 and 30 for the jokers, `[]` to pass)
-and returns `(obs, reward, done, {})`, `obs` None once done. The observation
-dicts hold `position`, `x_batch`, `z_batch`, `legal_actions`, `x_no_action` and
-`z` in DouZero 1.1.0's layout, shapes and dtypes (319 features for the
-landlord, 430 for a farmer; `z` is the last 15 plays as 5 x 162).
+equal, state by state (tests/test_douzero_encoder.py). Plays on `ddz.Table`. Its interface
+is `ddz.envs.douzero.Env`'s (docs/rl.md).
 """
 
 from __future__ import annotations
@@ -20,17 +12,18 @@ import numpy as np
 
 import ddz
 from ddz.envs.douzero import (
-    DECK,
     OBJECTIVES,
     POSITIONS,
     SLOT_OF_DZ,
     cards_of,
+    check_deal,
     counts_of,
     encode,
     one_hot,
+    random_deal,
+    reward,
 )
 
-BOMB_KINDS = (12, 13)  # VecEnv kind ids of bomb, king_bomb
 RULES = ddz.Rules("classic")
 
 
@@ -39,9 +32,7 @@ def _text(cards: list[int]) -> str:
 
 
 class Env:
-    """DouZero's `Env(objective)` on ddz: `objective` is "wp" (win +1 / -1), "adp"
-    (+-2**bombs) or "logadp" (+-(bombs + 1)), from the landlord's side.
-    `seed` seeds the deals `reset()` draws (DouZero draws from numpy's global one)."""
+    """The numpy `ddz.envs.douzero.Env`: the same arguments and interface."""
 
     def __init__(self, objective: str = "wp", seed: int | None = None) -> None:
         if objective not in OBJECTIVES:
@@ -49,25 +40,13 @@ class Env:
         self.objective = objective
         self._rng = np.random.default_rng(seed)
         self._names: dict[bytes, list[int]] = {}
-        self.infoset: dict[str, str] | None = None  # DouZero's attribute; the position only
-        self.rival_move: ddz.Move | None = None  # ddz's reading of the play to beat
-
-    # ------------------------------------------------------------------ DouZero's interface
+        self.infoset: dict[str, str] | None = None
+        self.rival_move: ddz.Move | None = None
 
     def reset(self, card_play_data: dict[str, list[int]] | None = None) -> dict[str, Any]:
-        """A new deal: `card_play_data` in DouZero's format (`landlord` 20 cards,
-        `landlord_up` and `landlord_down` 17, `three_landlord_cards` 3 of the
-        landlord's), else drawn at random."""
         if card_play_data is None:
-            deck = list(DECK)
-            self._rng.shuffle(deck)
-            card_play_data = {
-                "landlord": deck[:20],
-                "landlord_up": deck[20:37],
-                "landlord_down": deck[37:54],
-                "three_landlord_cards": deck[17:20],
-            }
-        hands = self._check(card_play_data)
+            card_play_data = random_deal(self._rng)
+        hands = check_deal(card_play_data)
         kitty = counts_of(list(card_play_data["three_landlord_cards"]))
         rest = hands[0] - kitty
         deal = {
@@ -113,33 +92,9 @@ class Env:
             return self._observe(), 0.0, False, {}
         self._done = True
         self.infoset = None
-        return None, self._reward(self._hands[0].sum() == 0), True, {}
+        return None, reward(self.objective, self._hands[0].sum() == 0, self._bombs), True, {}
 
     # ------------------------------------------------------------------ helpers
-
-    @staticmethod
-    def _check(data: dict[str, list[int]]) -> np.ndarray:
-        want = {"landlord": 20, "landlord_up": 17, "landlord_down": 17, "three_landlord_cards": 3}
-        if not isinstance(data, dict) or set(data) != set(want):
-            raise ValueError(f"card_play_data needs exactly the keys {sorted(want)}")
-        for k, n in want.items():
-            if len(data[k]) != n:
-                raise ValueError(f"card_play_data[{k!r}] has {len(data[k])} cards, not {n}")
-        hands = np.stack([counts_of(list(data[p])) for p in POSITIONS])
-        full = counts_of(DECK)
-        if not (hands.sum(axis=0) == full).all():
-            raise ValueError("card_play_data is not one whole 54-card deck")
-        if not (counts_of(list(data["three_landlord_cards"])) <= hands[0]).all():
-            raise ValueError("three_landlord_cards must be among the landlord's cards")
-        return hands
-
-    def _reward(self, landlord_won: bool) -> float:
-        sign = 1.0 if landlord_won else -1.0
-        if self.objective == "adp":
-            return sign * 2.0**self._bombs
-        if self.objective == "logadp":
-            return sign * (self._bombs + 1.0)
-        return sign
 
     def _legal_rows(self) -> np.ndarray:
         """This moment's distinct card sets (count rows), in ddz's order; `_choice`

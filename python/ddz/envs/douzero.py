@@ -60,6 +60,46 @@ def cards_of(counts: np.ndarray) -> list[int]:
     return [DZ_OF_SLOT[s] for s in range(15) for _ in range(int(counts[s]))]
 
 
+def check_deal(data: dict[str, list[int]]) -> np.ndarray:
+    """A deal in DouZero's format, checked: the hands as count rows, by seat."""
+    want = {"landlord": 20, "landlord_up": 17, "landlord_down": 17, "three_landlord_cards": 3}
+    if not isinstance(data, dict) or set(data) != set(want):
+        raise ValueError(f"card_play_data needs exactly the keys {sorted(want)}")
+    for k, n in want.items():
+        if len(data[k]) != n:
+            raise ValueError(f"card_play_data[{k!r}] has {len(data[k])} cards, not {n}")
+    hands = np.stack([counts_of(list(data[p])) for p in POSITIONS])
+    full = counts_of(DECK)
+    if not (hands.sum(axis=0) == full).all():
+        raise ValueError("card_play_data is not one whole 54-card deck")
+    if not (counts_of(list(data["three_landlord_cards"])) <= hands[0]).all():
+        raise ValueError("three_landlord_cards must be among the landlord's cards")
+    return hands
+
+
+def reward(objective: str, landlord_won: bool, bombs: int) -> float:
+    """The landlord's reward under `objective` (DouZero's `_get_reward`)."""
+    sign = 1.0 if landlord_won else -1.0
+    if objective == "adp":
+        return sign * 2.0**bombs
+    if objective == "logadp":
+        return sign * (bombs + 1.0)
+    return sign
+
+
+def random_deal(rng) -> dict[str, list[int]]:
+    """A shuffled deal in DouZero's format from `rng` (a `random.Random`), laid
+    out as DouZero's own reset deals it."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return {
+        "landlord": deck[:20],
+        "landlord_up": deck[20:37],
+        "landlord_down": deck[37:54],
+        "three_landlord_cards": deck[17:20],
+    }
+
+
 class Env:
     """DouZero's `Env(objective)` on ddz: `objective` is "wp" (win +1 / -1), "adp"
     (+-2**bombs) or "logadp" (+-(bombs + 1)), from the landlord's side.
@@ -82,7 +122,7 @@ class Env:
         if card_play_data is None:
             self._core.deal()
         else:
-            hands = self._check(card_play_data)
+            hands = check_deal(card_play_data)
             kitty = counts_of(list(card_play_data["three_landlord_cards"]))
             self._core.reset(hands.tolist(), kitty.tolist())
         self._done = False
@@ -96,7 +136,7 @@ class Env:
             return self._observe(), 0.0, False, {}
         self._done = True
         self.infoset = None
-        return None, self._reward(landlord_won), True, {}
+        return None, reward(self.objective, landlord_won, self._core.bombs), True, {}
 
     @property
     def rival_move(self) -> ddz.Move | None:
@@ -109,30 +149,6 @@ class Env:
         return self._core.hands()
 
     # ------------------------------------------------------------------ helpers
-
-    @staticmethod
-    def _check(data: dict[str, list[int]]) -> np.ndarray:
-        want = {"landlord": 20, "landlord_up": 17, "landlord_down": 17, "three_landlord_cards": 3}
-        if not isinstance(data, dict) or set(data) != set(want):
-            raise ValueError(f"card_play_data needs exactly the keys {sorted(want)}")
-        for k, n in want.items():
-            if len(data[k]) != n:
-                raise ValueError(f"card_play_data[{k!r}] has {len(data[k])} cards, not {n}")
-        hands = np.stack([counts_of(list(data[p])) for p in POSITIONS])
-        full = counts_of(DECK)
-        if not (hands.sum(axis=0) == full).all():
-            raise ValueError("card_play_data is not one whole 54-card deck")
-        if not (counts_of(list(data["three_landlord_cards"])) <= hands[0]).all():
-            raise ValueError("three_landlord_cards must be among the landlord's cards")
-        return hands
-
-    def _reward(self, landlord_won: bool) -> float:
-        sign = 1.0 if landlord_won else -1.0
-        if self.objective == "adp":
-            return sign * 2.0**self._core.bombs
-        if self.objective == "logadp":
-            return sign * (self._core.bombs + 1.0)
-        return sign
 
     def _observe(self) -> dict[str, Any]:
         seat, x_batch, z_batch, x_no_action, z, legal = self._core.observe()

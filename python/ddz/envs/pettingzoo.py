@@ -67,21 +67,11 @@ class DdzEnv(AECEnv):
         """The table form steps in Rust into arrays made here once: per seat, its
         observation row and its mask, which only the changed entries rewrite."""
         row = self._deal.row()
-        self._views = [
-            {
-                "observation": {k: v.copy() for k, v in row.items()},
-                "action_mask": np.zeros(self.form.size, np.int8),
-            }
-            for _ in self.possible_agents
-        ]
+        rows = [{k: v.copy() for k, v in row.items()} for _ in self.possible_agents]
+        masks = [np.zeros(self.form.size, np.int8) for _ in self.possible_agents]
+        self._views = [{"observation": r, "action_mask": m} for r, m in zip(rows, masks)]
         keys, ids = self.form.table.key_table()
-        return ActionMasks(
-            self._deal.vec,
-            keys,
-            ids,
-            [v["observation"] for v in self._views],
-            [v["action_mask"] for v in self._views],
-        )
+        return ActionMasks(self._deal.vec, keys, ids, rows, masks)
 
     @property
     def action_table(self):
@@ -149,18 +139,20 @@ class DdzEnv(AECEnv):
                 f"action {action} is not legal for {agent} now (see observation['action_mask'])"
             )
         self._cumulative_rewards[agent] = 0.0
-        if masks is not None:
-            out = masks.step(index)
-            self._deal.fresh = not isinstance(out, int)
-            ended = self._deal.ended(*out) if self._deal.fresh else None
-        else:
+        if masks is None:
             ended = self._deal.step(index)
+        else:
+            out = masks.step(index)
+            if isinstance(out, int):
+                self._deal.fresh, ended = False, None
+            else:
+                ended = self._deal.ended(*out)
         if ended is None:
             self._clear_rewards()
-            if masks is not None:
-                self._show(out)
-            else:
+            if masks is None:
                 self._observe_now()
+            else:
+                self._show(out)  # type: ignore[arg-type]  # an int while the deal goes on
         else:
             seat_rewards, result = ended
             for i, a in enumerate(self.agents):
