@@ -45,23 +45,26 @@ impl PyActionMasks {
         let vec = self.vec.borrow(py);
         let env = vec.core();
         let seat = env.obs().seat[0] as usize;
-        let d = env.dims();
         let rows = self
             .rows
             .get(seat)
             .ok_or_else(|| value_error(format!("no arrays for seat {seat}")))?;
-        for ((name, c, _), dst) in env.obs().columns(&d).into_iter().zip(rows) {
-            let dst = dst.bind(py);
+        let mut dst = rows.iter();
+        env.obs().each_column(|name, c| {
+            let dst = dst
+                .next()
+                .ok_or_else(|| value_error(format!("no array for {name}")))?
+                .bind(py);
             match c {
-                Column::U8(s) => write(dst, s, name)?,
-                Column::I8(s) => write(dst, s, name)?,
-                Column::I16(s) => write(dst, s, name)?,
-                Column::I32(s) => write(dst, s, name)?,
-                Column::I64(s) => write(dst, s, name)?,
-                Column::F32(s) => write(dst, s, name)?,
-                Column::Bool(s) => write(dst, s, name)?,
+                Column::U8(s) => write(dst, s, name),
+                Column::I8(s) => write(dst, s, name),
+                Column::I16(s) => write(dst, s, name),
+                Column::I32(s) => write(dst, s, name),
+                Column::I64(s) => write(dst, s, name),
+                Column::F32(s) => write(dst, s, name),
+                Column::Bool(s) => write(dst, s, name),
             }
-        }
+        })?;
         let mask = self.masks[seat].bind(py);
         // SAFETY: as in `write`.
         let mask = unsafe { mask.as_slice_mut() }.map_err(|e| value_error(e.to_string()))?;
