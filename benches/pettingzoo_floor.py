@@ -9,7 +9,9 @@ PettingZoo's `agent_iter` / `last` / `step` calls and, to act at random, a pass
 over the action mask. This times that alone on `Nothing`: an AECEnv with the
 observation space and 29,747-entry mask of `ddz.envs.pettingzoo.env("classic")`
 (no wrappers, as `env()` returns it) whose `step` only does the AEC bookkeeping
-(cumulative rewards, next agent, a deal of `--deal` decisions). Rows, in
+(cumulative rewards, next agent, a deal of `--deal` decisions) and whose
+observations are made beforehand: one row, and in turn the masks of `--masks`
+decisions of real random play. Rows, in
 alternating rounds (the median of each; the load average is printed):
 
 * `bookkeeping`: agent_iter + last + step, always action 0 (no mask read);
@@ -38,21 +40,41 @@ from vecenv import pyspiel_rate  # noqa: E402
 from ddz.envs.pettingzoo import env as make_env  # noqa: E402
 
 
+def real_masks(count: int) -> list[np.ndarray]:
+    """The masks of `count` decisions of random play on the classic env, so the
+    floor's mask pick scans masks laid out as real ones (numpy's nonzero stops
+    at the last set entry, so where the legal ids sit matters)."""
+    e = make_env("classic")
+    e.reset(seed=1)
+    rng = np.random.default_rng(1)
+    masks: list[np.ndarray] = []
+    while len(masks) < count:
+        for _agent in e.agent_iter():
+            obs, _, terminated, _, _ = e.last()
+            if terminated:
+                e.step(None)
+                continue
+            masks.append(obs["action_mask"].copy())
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        e.reset()
+    return masks[:count]
+
+
 class Nothing(AECEnv):
-    """Three agents taking turns for `deal` decisions; one fixed observation."""
+    """Three agents taking turns for `deal` decisions; observations made
+    beforehand (one row, the masks of real play in turn)."""
 
     metadata = {"name": "nothing_v0", "is_parallelizable": False}
 
-    def __init__(self, deal: int, legal: int) -> None:
+    def __init__(self, deal: int, masks: list[np.ndarray]) -> None:
         super().__init__()
         model = make_env("classic")
         self.possible_agents = list(model.possible_agents)
         self.observation_spaces = dict(model.observation_spaces)
         self.action_spaces = dict(model.action_spaces)
-        sample = self.observation_spaces[self.possible_agents[0]].sample()
-        mask = np.zeros(model.action_spaces[self.possible_agents[0]].n, np.int8)
-        mask[np.linspace(0, len(mask) - 1, legal).astype(int)] = 1
-        self._obs = {"observation": sample["observation"], "action_mask": mask}
+        row = self.observation_spaces[self.possible_agents[0]].sample()["observation"]
+        self._views = [{"observation": row, "action_mask": m} for m in masks]
+        self._next = 0
         self._deal = deal
 
     def observation_space(self, agent):
@@ -73,7 +95,7 @@ class Nothing(AECEnv):
         self._seat = 0
 
     def observe(self, agent):
-        return self._obs
+        return self._views[self._next]
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -83,6 +105,7 @@ class Nothing(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._left -= 1
         self._seat = (self._seat + 1) % 3
+        self._next = (self._next + 1) % len(self._views)
         if self._left:
             self._clear_rewards()
         else:
@@ -121,7 +144,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per row and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--deal", type=int, default=40, help="decisions per deal")
-    parser.add_argument("--legal", type=int, default=12, help="set entries of the mask")
+    parser.add_argument("--masks", type=int, default=500, help="real masks to cycle through")
     parser.add_argument(
         "--decisions",
         type=int,
@@ -130,7 +153,7 @@ def main() -> None:
     )
     parser.add_argument("--only", choices=("bookkeeping", "pick", "ours", "openspiel"))
     args = parser.parse_args()
-    nothing = Nothing(args.deal, args.legal)
+    nothing = Nothing(args.deal, real_masks(args.masks))
     if args.decisions:
         n = args.decisions
         if args.only == "openspiel":
