@@ -103,19 +103,23 @@ def simulate_rate(preset: str, threads: int | None) -> float:
     return 5_000 / best
 
 
-def pyspiel_rate(seconds: float, observe: bool = False) -> float | None:
+def pyspiel_rate(
+    seconds: float, observe: bool = False, decisions: int | None = None
+) -> float | None:
     """OpenSpiel's dou_dizhu driven from Python, random at every decision (chance
     nodes, the deal, sampled and not counted); with `observe`, its
-    `observation_tensor()` is read before every decision too. None without OpenSpiel."""
+    `observation_tensor()` is read before every decision too; with `decisions`,
+    at least that many decisions whatever the time (fixed work, for callgrind).
+    None without OpenSpiel."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("dou_dizhu")
     rng = random.Random(1)
-    decisions = 0
+    decisions_wanted, decisions = decisions, 0
     t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    while decisions < limit if (limit := decisions_wanted) else time.perf_counter() - t0 < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():

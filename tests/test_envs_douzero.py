@@ -25,7 +25,7 @@ from douzero.env.env import Env as DouZeroEnv  # noqa: E402
 from douzero.env.env import get_obs  # noqa: E402
 from test_douzero_diff import RULES, compare  # noqa: E402
 
-from ddz.envs.douzero import DECK, Env, cards_of, counts_of  # noqa: E402
+from ddz.envs.douzero import Env, cards_of, counts_of, random_deal  # noqa: E402
 
 STATES = 5_000
 SEED = 13
@@ -37,17 +37,6 @@ def douzero_reset(env: DouZeroEnv, data: dict) -> dict:
     env._env.card_play_init({k: sorted(v) for k, v in data.items()})
     env.infoset = env._game_infoset
     return get_obs(env.infoset)
-
-
-def random_deal(rng: random.Random) -> dict:
-    deck = list(DECK)
-    rng.shuffle(deck)
-    return {
-        "landlord": deck[:20],
-        "landlord_up": deck[20:37],
-        "landlord_down": deck[37:54],
-        "three_landlord_cards": deck[17:20],
-    }
 
 
 def test_same_features_as_douzero_state_by_state() -> None:

@@ -24,7 +24,7 @@ def test_api_test_passes(preset: str) -> None:
 
 def legal_set(e) -> set:
     """The VecEnv's own legal actions of the moment, as comparable tuples."""
-    o = e._deal.obs
+    o = e._deal.vec.observe()
     m = int(o["legal_offsets"][1])
     return {
         (int(o["legal_kind"][i]), int(o["legal_rank"][i]), int(o["legal_length"][i]))
@@ -131,3 +131,44 @@ def test_rewards_are_the_deal_scores_and_seeds_replay() -> None:
     assert run(11)[0] == taken and run(12)[0] != taken
     assert [total[f"player_{i}"] for i in range(3)] == result["scores"]
     assert sum(result["scores"]) == 0
+
+
+def copy_of(obs: dict) -> dict:
+    return {
+        "observation": {k: v.copy() for k, v in obs["observation"].items()},
+        "action_mask": obs["action_mask"].copy(),
+    }
+
+
+def same(a: dict, b: dict) -> bool:
+    rows = a["observation"].keys() == b["observation"].keys() and all(
+        np.array_equal(v, b["observation"][k]) for k, v in a["observation"].items()
+    )
+    return rows and np.array_equal(a["action_mask"], b["action_mask"])
+
+
+@pytest.mark.parametrize("preset", ONE_DECK)
+def test_in_place_arrays_hold_each_agents_latest_observation(preset: str) -> None:
+    """The table form writes each seat's arrays in place: they must equal the
+    VecEnv's row at that seat's turn and stay as they were through the others' turns."""
+    e = env(preset)
+    rng = np.random.default_rng(2)
+    steps = 0
+    for deal in range(3):
+        e.reset(seed=deal)
+        kept: dict = {}
+        for agent in e.agent_iter():
+            obs, _, terminated, _, _ = e.last()
+            if terminated:
+                e.step(None)
+                continue
+            now = e._deal.vec.observe()
+            for k, v in obs["observation"].items():
+                assert np.array_equal(v, now[k][0]), k
+            for other, snapshot in kept.items():
+                if other != agent:
+                    assert same(e.observe(other), snapshot), other
+            kept[agent] = copy_of(obs)
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    assert steps > 50

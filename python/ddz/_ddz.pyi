@@ -27,6 +27,8 @@ __all__ = [
     "IllegalAction",
     "Solution",
     "VecEnv",
+    "DouZeroCore",
+    "ActionMasks",
     "__version__",
 ]
 
@@ -453,3 +455,42 @@ class VecEnv:
     def preset(self) -> str: ...
     @property
     def role_keys(self) -> list[str]: ...
+
+@final
+class DouZeroCore:
+    """DouZero's classic game and encoder, for `ddz.envs.douzero.Env` (docs/rl.md)."""
+
+    def __new__(cls, seed: int) -> DouZeroCore: ...
+    def deal(self) -> None: ...
+    def reset(self, hands: Sequence[Sequence[int]], kitty: Sequence[int]) -> None: ...
+    def step(self, action: Sequence[int]) -> bool | None: ...
+    def observe(
+        self,
+    ) -> tuple[
+        int,
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        list[list[int]],
+    ]: ...
+    def hands(self) -> npt.NDArray[np.int16]: ...
+    def rival_move(self) -> Move | None: ...
+    @property
+    def bombs(self) -> int: ...
+
+@final
+class ActionMasks:
+    """A one-env `VecEnv` stepped into per-seat arrays made once (`ddz.envs.pettingzoo`)."""
+
+    def __new__(
+        cls,
+        vec: VecEnv,
+        keys: npt.NDArray[np.uint8],
+        ids: npt.NDArray[np.int64],
+        rows: Sequence[dict[str, npt.NDArray[Any]]],
+        masks: Sequence[npt.NDArray[np.int8]],
+    ) -> ActionMasks: ...
+    def restart(self) -> int: ...
+    def legal_index(self, seat: int, id: int) -> int | None: ...
+    def step(self, index: int) -> int | tuple[npt.NDArray[Any], dict[str, npt.NDArray[Any]]]: ...

@@ -100,6 +100,10 @@ class ActionTable:
     def __len__(self) -> int:
         return len(self._ids)
 
+    def key_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every action's key bytes (uint8[n, 36]) and its id (int64[n])."""
+        return self._sorted.view(np.uint8).reshape(-1, KEY_BYTES), self._ids
+
     def ids(self, action_keys: np.ndarray) -> np.ndarray:
         """The ids of actions given by their `keys`."""
         at = np.searchsorted(self._sorted, action_keys)

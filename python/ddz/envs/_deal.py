@@ -68,11 +68,14 @@ class Deal:
         """Take legal action `index`; `(rewards by seat, result)` when the deal ends."""
         self._index[0] = index
         obs, rewards, terminated, info = self.vec.step(self._index)
-        self.fresh = False
-        if not terminated[0]:
-            self.obs = obs
-            return None
         self.obs = obs
+        self.fresh = bool(terminated[0])
+        return self.ended(rewards, info) if self.fresh else None
+
+    def ended(
+        self, rewards: np.ndarray, info: dict[str, np.ndarray]
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """`(rewards by seat, result)` of the deal a step has just ended."""
         self.fresh = True
         result = {k: v[0].tolist() for k, v in info.items()}
         return rewards[0].astype(np.float64), result

@@ -18,8 +18,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 import ddz
+from ddz._ddz import ActionMasks
 from ddz.envs._deal import Deal, rules_of
-from ddz.envs._forms import DEFAULT_CANDIDATES, make_form
+from ddz.envs._forms import DEFAULT_CANDIDATES, TableForm, make_form
 from ddz.envs._spaces import row_space
 
 __all__ = ["DdzEnv", "env", "raw_env"]
@@ -59,7 +60,18 @@ class DdzEnv(AECEnv):
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.form.size) for a in self.possible_agents}
+        self._masks = self._in_place() if isinstance(self.form, TableForm) else None
         self._begin()
+
+    def _in_place(self) -> ActionMasks:
+        """The table form steps in Rust into arrays made here once: per seat, its
+        observation row and its mask, which only the changed entries rewrite."""
+        row = self._deal.row()
+        rows = [{k: v.copy() for k, v in row.items()} for _ in self.possible_agents]
+        masks = [np.zeros(self.form.size, np.int8) for _ in self.possible_agents]
+        self._views = [{"observation": r, "action_mask": m} for r, m in zip(rows, masks)]
+        keys, ids = self.form.table.key_table()
+        return ActionMasks(self._deal.vec, keys, ids, rows, masks)
 
     @property
     def action_table(self):
@@ -83,13 +95,23 @@ class DdzEnv(AECEnv):
         self._observe_now()
 
     def _observe_now(self) -> None:
+        if self._masks is not None:
+            self._show(self._masks.restart())
+            return
         extra, mask, self._picks = self.form.encode(self._deal.obs)
-        agent = self.possible_agents[self._deal.seat]
+        self._seat = self._deal.seat
+        agent = self.possible_agents[self._seat]
         self.agent_selection = agent
         self._latest[agent] = {
             "observation": {**self._deal.row(), **extra},
             "action_mask": mask,
         }
+
+    def _show(self, seat: int) -> None:
+        """Seat `seat` is to act; its arrays hold its observation."""
+        self._seat = seat
+        agent = self.agent_selection = self.possible_agents[seat]
+        self._latest[agent] = self._views[seat]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._deal.reset(seed)
@@ -107,16 +129,30 @@ class DdzEnv(AECEnv):
             return
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(f"an action is an int (an action id), not {action!r}")
-        index = self.form.legal_index(int(action), self._picks)
+        masks = self._masks
+        if masks is not None:
+            index = masks.legal_index(self._seat, int(action))
+        else:
+            index = self.form.legal_index(int(action), self._picks)
         if index is None:
             raise ValueError(
                 f"action {action} is not legal for {agent} now (see observation['action_mask'])"
             )
         self._cumulative_rewards[agent] = 0.0
-        ended = self._deal.step(index)
+        if masks is None:
+            ended = self._deal.step(index)
+        else:
+            out = masks.step(index)
+            if isinstance(out, int):
+                self._deal.fresh, ended = False, None
+            else:
+                ended = self._deal.ended(*out)
         if ended is None:
             self._clear_rewards()
-            self._observe_now()
+            if masks is None:
+                self._observe_now()
+            else:
+                self._show(out)  # type: ignore[arg-type]  # an int while the deal goes on
         else:
             seat_rewards, result = ended
             for i, a in enumerate(self.agents):

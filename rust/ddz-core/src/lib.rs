@@ -16,6 +16,7 @@
 pub mod batch;
 pub mod cards;
 mod classify;
+pub mod encode;
 mod engine;
 pub mod error;
 mod generate;

@@ -2,6 +2,7 @@
 
 mod batch;
 mod convert;
+mod douzero;
 mod errors;
 mod movelist;
 mod observe;
@@ -10,6 +11,7 @@ mod solve;
 mod table;
 mod types;
 mod vecenv;
+mod zoo;
 
 use pyo3::prelude::*;
 
@@ -31,6 +33,8 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PyTable>()?;
     m.add_class::<table::ActionList>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
+    m.add_class::<douzero::PyDouZeroCore>()?;
+    m.add_class::<zoo::PyActionMasks>()?;
     m.add("IllegalAction", m.py().get_type::<errors::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;

@@ -314,6 +314,14 @@ impl Shared {
 }
 
 impl PyVecEnv {
+    pub(crate) fn core(&self) -> &VecEnv {
+        &self.env
+    }
+
+    pub(crate) fn core_mut(&mut self) -> &mut VecEnv {
+        &mut self.env
+    }
+
     /// The observations of the last call: fresh copies, or with
     /// `copy=False` the shared arrays.
     fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -348,7 +356,7 @@ impl PyVecEnv {
     }
 
     /// The outcome of the last step: `(rewards, terminated, info)`.
-    fn outcome<'py>(
+    pub(crate) fn outcome<'py>(
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>)> {

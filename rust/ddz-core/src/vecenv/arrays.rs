@@ -89,6 +89,16 @@ macro_rules! per_env {
                     vec![$d.envs $(, $dim)*],
                 ),)*]
             }
+
+            /// `f(name, elements)` of every array in `columns` order, no
+            /// list made (a one-env adapter copies them at every step).
+            pub fn each_column<E>(
+                &self,
+                mut f: impl FnMut(&'static str, $crate::vecenv::arrays::Column<'_>) -> Result<(), E>,
+            ) -> Result<(), E> {
+                $(f(stringify!($name), $crate::vecenv::arrays::Column::from(&self.$name[..]))?;)*
+                Ok(())
+            }
         }
 
         #[allow(clippy::identity_op)]

@@ -10,6 +10,7 @@
 //! (`Table::seeded`), so a run does not depend on the thread count.
 
 pub mod arrays;
+pub mod ids;
 pub mod kinds;
 pub mod obs;
 pub mod roles;

@@ -1,0 +1,3 @@
+//! Feature encoders of other projects' environments, on the table.
+
+pub mod douzero;
