@@ -38,11 +38,9 @@ impl Fewest {
     pub fn reusing(max_bytes: usize, keys: Vec<u128>, values: Vec<u8>) -> Fewest {
         let most = (max_bytes / ENTRY_BYTES).max(1 << 10);
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
+        let start = limit.min(1 << 12);
         let mut keys = super::reuse::reclaim(keys, limit * 16);
         let mut values = super::reuse::reclaim(values, limit);
-        // As large as the last memo grew: growing again would rehash
-        // every key each solve.
-        let start = super::reuse::start_len(keys.capacity(), limit);
         keys.resize(start, EMPTY);
         values.resize(start, 0);
         Fewest {

@@ -91,8 +91,7 @@ impl Lists {
         let limit = 1usize << (usize::BITS - 1 - most.leading_zeros());
         let max_plays = max_bytes / 4 * 3 / KEYED_BYTES;
         let mut slots = super::reuse::reclaim(slots, limit * SLOT_BYTES);
-        // As many slots as the last cache grew to: no rehashing again.
-        slots.resize(super::reuse::start_len(slots.capacity(), limit), FREE);
+        slots.resize(limit.min(1 << 12), FREE);
         Lists {
             slots,
             stored: 0,

@@ -135,7 +135,7 @@ impl Drop for Solver<'_> {
     fn drop(&mut self) {
         let table = match &mut self.table {
             Shared::Own(t) => t.take_buffer(),
-            Shared::Locked(_) => Default::default(),
+            Shared::Locked(_) => Vec::new(),
         };
         let (fewest_keys, fewest_values) = self.fewest.take_buffers();
         let (list_slots, arena) = self.lists.take_buffers();

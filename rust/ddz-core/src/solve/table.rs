@@ -13,12 +13,6 @@ const WAYS: usize = 4;
 pub(super) const ENTRY_BYTES: usize = 32;
 const OCCUPIED: u64 = 1 << 63;
 const WIN: u64 = 1 << 62;
-/// Bits 48-61 of the meta word: the solve (epoch) that stored the entry.
-/// A new solve on a reused buffer bumps the epoch, and older entries count
-/// as free: no clearing, and the table starts at the size it had.
-const EPOCH_SHIFT: u32 = 48;
-const EPOCHS: u64 = 1 << 14;
-const EPOCH_MASK: u64 = (EPOCHS - 1) << EPOCH_SHIFT;
 
 /// A hand's counts four bits a slot, when every count is below 16: the
 /// nibbles of `Cards::packed` by shifts and masks instead of a loop.
@@ -76,48 +70,30 @@ pub(super) struct Table {
     /// Most entries the memory bound allows (a power of two, ≥ one bucket).
     max_entries: usize,
     stored: usize,
-    /// The epoch bits of this solve's entries.
-    epoch: u64,
 }
-
-/// A table's memory between solves: its slots (kept at their length) and
-/// the epoch of their entries.
-pub(super) type Buffer = (Vec<[u64; 4]>, u64);
 
 impl Table {
     pub fn new(max_bytes: usize) -> Table {
-        Table::reusing(max_bytes, (Vec::new(), 0))
+        Table::reusing(max_bytes, Vec::new())
     }
 
-    /// A new table in the memory of a dropped one (see `reuse`): the same
-    /// slots under the next epoch, so it starts as large as the last one
-    /// grew (within this bound) with nothing to clear.
-    pub fn reusing(max_bytes: usize, (mut slots, epoch): Buffer) -> Table {
+    /// A new table in `buf`'s memory (see `reuse`).
+    pub fn reusing(max_bytes: usize, buf: Vec<[u64; 4]>) -> Table {
         let most = (max_bytes / ENTRY_BYTES).max(WAYS);
         let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
-        if slots.capacity() > max_entries {
-            slots = Vec::new(); // more memory than this bound allows
-        }
-        let mut epoch = (epoch + 1) % EPOCHS;
-        if epoch == 0 {
-            slots.fill([0; 4]); // wrapped: clear once, every epoch free again
-            epoch = 1;
-        }
-        slots.truncate(max_entries);
-        let start = slots.len().max(super::reuse::start_len(0, max_entries));
-        slots.resize(start, [0; 4]);
+        let mut slots = super::reuse::reclaim(buf, max_entries * ENTRY_BYTES);
+        slots.resize(max_entries.min(1 << 12), [0; 4]);
         Table {
             slots,
             max_entries,
             stored: 0,
-            epoch: epoch << EPOCH_SHIFT,
         }
     }
 
     /// The memory, for the next table.
-    pub fn take_buffer(&mut self) -> Buffer {
+    pub fn take_buffer(&mut self) -> Vec<[u64; 4]> {
         self.stored = 0;
-        (std::mem::take(&mut self.slots), self.epoch >> EPOCH_SHIFT)
+        std::mem::take(&mut self.slots)
     }
 
     /// Bytes the table holds now.
@@ -130,20 +106,14 @@ impl Table {
         self.stored = 0;
     }
 
-    /// An entry of this solve (not free, not left by an earlier one).
-    #[inline]
-    fn live(&self, e: &[u64; 4]) -> bool {
-        e[3] & (OCCUPIED | EPOCH_MASK) == OCCUPIED | self.epoch
-    }
-
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
         (key.hash as usize & (self.slots.len() - 1)) & !(WAYS - 1)
     }
 
     #[inline]
-    fn matches(&self, e: &[u64; 4], key: &Key) -> bool {
-        e[3] as u32 == key.meta && e[..3] == key.hands && self.live(e)
+    fn matches(e: &[u64; 4], key: &Key) -> bool {
+        e[3] & OCCUPIED != 0 && e[3] as u32 == key.meta && e[..3] == key.hands
     }
 
     #[inline]
@@ -151,7 +121,7 @@ impl Table {
         let b = self.bucket(key);
         self.slots[b..b + WAYS]
             .iter()
-            .find(|e| self.matches(e, key))
+            .find(|e| Self::matches(e, key))
             .map(|e| e[3] & WIN != 0)
     }
 
@@ -162,7 +132,7 @@ impl Table {
             self.grow();
         }
         let mut b = self.bucket(key);
-        let full = |t: &Table, b: usize| t.slots[b..b + WAYS].iter().all(|e| t.live(e));
+        let full = |t: &Table, b: usize| t.slots[b..b + WAYS].iter().all(|e| e[3] & OCCUPIED != 0);
         // A full bucket in a half-full table grows it while the bound allows.
         while full(self, b)
             && self.stored * 2 >= self.slots.len()
@@ -172,23 +142,24 @@ impl Table {
             self.grow();
             b = self.bucket(key);
         }
-        let way = match (0..WAYS).find(|&w| self.matches(&self.slots[b + w], key)) {
+        let bucket = &mut self.slots[b..b + WAYS];
+        let way = match bucket.iter().position(|e| Self::matches(e, key)) {
             Some(w) => w,
-            None => match (0..WAYS).find(|&w| !self.live(&self.slots[b + w])) {
+            None => match bucket.iter().position(|e| e[3] & OCCUPIED == 0) {
                 Some(w) => {
                     self.stored += 1;
                     w
                 }
                 None => (0..WAYS)
-                    .min_by_key(|&w| (self.slots[b + w][3] >> 40) as u8)
+                    .min_by_key(|&w| (bucket[w][3] >> 40) as u8)
                     .unwrap_or(0),
             },
         };
-        let mut meta = OCCUPIED | self.epoch | key.meta as u64 | (work as u64) << 40;
+        let mut meta = OCCUPIED | key.meta as u64 | (work as u64) << 40;
         if win {
             meta |= WIN;
         }
-        self.slots[b + way] = [key.hands[0], key.hands[1], key.hands[2], meta];
+        bucket[way] = [key.hands[0], key.hands[1], key.hands[2], meta];
     }
 
     /// Doubling adds one bit to the bucket index, so each entry of bucket
@@ -200,20 +171,19 @@ impl Table {
         for b in (0..n).step_by(WAYS) {
             let bucket: [[u64; 4]; WAYS] = std::array::from_fn(|w| self.slots[b + w]);
             // The new index bit of each entry's hash: set means bucket b + n.
-            let live = bucket.map(|e| self.live(&e));
-            let up = std::array::from_fn::<bool, WAYS, _>(|w| {
-                let e = bucket[w];
-                live[w] && Key::hash_of(&[e[0], e[1], e[2]], e[3] as u32) as usize & n != 0
+            let up = bucket.map(|e| {
+                e[3] & OCCUPIED != 0
+                    && Key::hash_of(&[e[0], e[1], e[2]], e[3] as u32) as usize & n != 0
             });
             if !up.contains(&true) {
                 continue;
             }
             let (mut kept, mut moved) = (0, 0);
-            for ((e, up), live) in bucket.into_iter().zip(up).zip(live) {
+            for (e, up) in bucket.into_iter().zip(up) {
                 if up {
                     self.slots[b + n + moved] = e;
                     moved += 1;
-                } else if live {
+                } else if e[3] & OCCUPIED != 0 {
                     self.slots[b + kept] = e;
                     kept += 1;
                 }
@@ -261,28 +231,6 @@ mod tests {
         }
         assert!(found > 4_000, "{found}");
         assert_eq!(t.get(&key(40_000)), None);
-    }
-
-    /// A table on a dropped one's memory keeps its size and finds none of
-    /// the old entries, across the epoch's wrap too.
-    #[test]
-    fn a_reused_table_starts_empty_at_its_old_size() {
-        let mut t = Table::new(1 << 24);
-        for i in 0..30_000u64 {
-            t.put(&key(i), true, 1);
-        }
-        let len = t.slots.len();
-        for round in 0..EPOCHS + 2 {
-            let mut next = Table::reusing(1 << 24, t.take_buffer());
-            assert_eq!(next.slots.len(), len);
-            let mut old = (0..30_000u64).step_by(101);
-            assert!(old.all(|i| next.get(&key(i)).is_none()), "{round}");
-            next.put(&key(round), false, 1);
-            assert_eq!(next.get(&key(round)), Some(false));
-            t = next;
-        }
-        let small = Table::reusing(1 << 16, t.take_buffer());
-        assert!(small.bytes() <= 1 << 16);
     }
 
     #[test]
