@@ -59,14 +59,17 @@ pub(super) fn play(
     TABLE.with_borrow_mut(|slot| {
         let rng = Rng::for_game(seed, index);
         let table = match slot {
-            Some(t) if Arc::ptr_eq(t.shared_engine(), engine) => {
-                t.restart(rng);
-                t
-            }
+            Some(t) if Arc::ptr_eq(t.shared_engine(), engine) => t,
             _ => slot.insert(
-                Table::new(engine.clone(), rng, Vec::new()).expect("rules checked when built"),
+                Table::new(engine.clone(), rng.clone(), Vec::new())
+                    .expect("rules checked when built"),
             ),
         };
+        // Only a recorded deal keeps its log (the results are the same).
+        match record {
+            true => table.restart(rng),
+            false => table.restart_unrecorded(rng),
+        }
         play_on(table, engine, seed, index, policy, record)
     })
 }
