@@ -298,6 +298,16 @@ impl Core {
         self.to_act = leader;
     }
 
+    /// A new deal's hands and kitty are in: forget the last deal's state.
+    fn new_deal(&mut self) {
+        self.kitty_given = false;
+        self.events.clear();
+        self.tricks.reset();
+        self.history.clear();
+        self.result = None;
+        self.redeal = false;
+    }
+
     /// The deal is over (someone went out, or an auto-win).
     pub fn end(&mut self, result: Settlement) {
         self.phase = Phase::Over;
@@ -504,12 +514,7 @@ impl Table {
             *hand = Hand::of(cards);
         }
         t.kitty.clone_from(&deal.kitty);
-        t.kitty_given = false;
-        t.events.clear();
-        t.tricks.reset();
-        t.history.clear();
-        t.result = None;
-        t.redeal = false;
+        t.new_deal();
         self.family.start(t, &deal);
         if !self.recording {
             self.deals.clear();
@@ -536,12 +541,7 @@ impl Table {
         t.kitty.clear();
         t.kitty
             .extend_from_slice(&self.deck[n * size..n * size + kitty]);
-        t.kitty_given = false;
-        t.events.clear();
-        t.tricks.reset();
-        t.history.clear();
-        t.result = None;
-        t.redeal = false;
+        t.new_deal();
         let deal = Deal {
             hands: Vec::new(),
             kitty: Vec::new(),
