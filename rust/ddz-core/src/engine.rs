@@ -289,6 +289,22 @@ impl Engine {
         }
     }
 
+    /// The first four fields of `hint_key` packed in one integer that
+    /// orders as they do: a scan for the smallest play (the greedy
+    /// policy, at every turn of every deal) compares these and builds the
+    /// whole key only on a tie.
+    pub fn hint_head(&self, m: &Move) -> u64 {
+        let strength = if m.kind.is_bomb() {
+            0
+        } else {
+            self.strength(m.kind, m.rank, m.length)
+        };
+        (u64::from(m.kind.is_bomb()) << 48)
+            | (u64::from(self.power(m)) << 32)
+            | (u64::from(strength) << 24)
+            | m.cards.len() as u64
+    }
+
     /// Order key for hints: non-bombs before bombs, weaker before stronger,
     /// fewer cards first, then lower kickers.
     pub fn hint_key(&self, m: &Move) -> (bool, u16, u8, usize, Kind, [u8; SLOTS]) {

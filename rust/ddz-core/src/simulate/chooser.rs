@@ -3,6 +3,7 @@
 
 use super::{Outcome, Policy, TableRecord};
 use crate::engine::Engine;
+use crate::play::Move;
 use crate::table::{Action, Legal, Phase, Rng, Table};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -21,12 +22,7 @@ fn choose(policy: Policy, engine: &Engine, legal: Legal<'_>, rng: &mut Rng) -> u
 /// else pass; the lowest bid or a call; else a decline (`no-…`, `keep`),
 /// else pass, else the first choice.
 fn greedy(engine: &Engine, legal: Legal<'_>) -> usize {
-    if let Some((i, _)) = legal
-        .plays
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, m)| engine.hint_key(m))
-    {
+    if let Some(i) = smallest(engine, legal.plays) {
         return i;
     }
     let words = legal.words;
@@ -36,6 +32,20 @@ fn greedy(engine: &Engine, legal: Legal<'_>) -> usize {
         .or_else(|| at(&|a| *a == Action::Pass))
         .unwrap_or(0);
     legal.plays.len() + pick
+}
+
+/// The index of the first play smallest by `hint_key`: the packed head of
+/// the key decides, and the whole key only breaks its ties.
+fn smallest(engine: &Engine, plays: &[Move]) -> Option<usize> {
+    let (first, rest) = plays.split_first()?;
+    let (mut best, mut head) = (0, engine.hint_head(first));
+    for (i, m) in rest.iter().enumerate().map(|(i, m)| (i + 1, m)) {
+        let h = engine.hint_head(m);
+        if h < head || (h == head && engine.hint_key(m) < engine.hint_key(&plays[best])) {
+            (best, head) = (i, h);
+        }
+    }
+    Some(best)
 }
 
 /// The words `GreedyAgent` reads as declining (they start with `no-`).
@@ -59,14 +69,17 @@ pub(super) fn play(
     TABLE.with_borrow_mut(|slot| {
         let rng = Rng::for_game(seed, index);
         let table = match slot {
-            Some(t) if Arc::ptr_eq(t.shared_engine(), engine) => {
-                t.restart(rng);
-                t
-            }
+            Some(t) if Arc::ptr_eq(t.shared_engine(), engine) => t,
             _ => slot.insert(
-                Table::new(engine.clone(), rng, Vec::new()).expect("rules checked when built"),
+                Table::new(engine.clone(), rng.clone(), Vec::new())
+                    .expect("rules checked when built"),
             ),
         };
+        // Only a recorded deal keeps its log (the results are the same).
+        match record {
+            true => table.restart(rng),
+            false => table.restart_unrecorded(rng),
+        }
         play_on(table, engine, seed, index, policy, record)
     })
 }
@@ -130,4 +143,36 @@ fn record_of(table: &Table) -> TableRecord {
         })
         .collect();
     (deals, actions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn the_smallest_play_is_the_first_smallest_by_the_whole_hint_key() {
+        // Many random hands and leads of several rule sets: the packed
+        // scan must pick what `min_by_key(hint_key)` picks.
+        for preset in ["classic", "laizi", "six-player-3v3"] {
+            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            let mut t = Table::seeded(Arc::new(e.clone()), 5, 0).unwrap();
+            let mut rng = Rng(9);
+            for game in 0..40 {
+                t.restart(Rng::for_game(3, game));
+                while !t.is_over() {
+                    let legal = t.legal_unordered();
+                    let want = legal
+                        .plays
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(_, m)| e.hint_key(m))
+                        .map(|(i, _)| i);
+                    assert_eq!(smallest(&e, legal.plays), want, "{preset}");
+                    let pick = rng.below(legal.len());
+                    t.apply_unordered(pick);
+                }
+            }
+        }
+    }
 }

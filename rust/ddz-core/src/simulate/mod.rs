@@ -292,6 +292,29 @@ mod tests {
     }
 
     #[test]
+    fn a_deal_kept_unrecorded_ends_as_it_does_recorded() {
+        // Unrecorded deals skip the log, and in the one-landlord presets
+        // deal and play on counts only: the outcomes must not change.
+        for preset in PRESETS {
+            let e = engine(preset);
+            for policy in [Policy::Random, Policy::Greedy] {
+                let kept = simulate(&e, 150, 11, 1, policy, 150).unwrap();
+                let lean = simulate(&e, 150, 11, 1, policy, 0).unwrap();
+                let facts = |o: &Outcome| {
+                    let roles = (o.landlord, o.hidden_landlord, o.revealed, o.landlord_won);
+                    let lists = (&o.open_landlords, &o.hidden_landlords);
+                    let play = (o.turns, o.bombs, o.multiplier, &o.scores);
+                    format!("{roles:?} {lists:?} {:?} {play:?}", o.revealed_landlords)
+                };
+                for (a, b) in kept.iter().zip(&lean) {
+                    assert_eq!(facts(a), facts(b), "{preset} {policy:?}");
+                }
+                assert!(kept.iter().all(|o| o.record.is_some()));
+            }
+        }
+    }
+
+    #[test]
     fn every_preset_plays_and_unplayable_rule_sets_are_refused() {
         for preset in PRESETS {
             let e = engine(preset);

@@ -223,6 +223,10 @@ impl Family for Landlord {
         true
     }
 
+    fn counts_suffice(&self) -> bool {
+        true
+    }
+
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
         t.kitty_given && (t.rules().kitty_shown || Some(seat) == self.landlord)
     }

@@ -152,6 +152,14 @@ pub trait Family: Send + Sync {
     /// hand). The family may end the deal here.
     fn on_play(&mut self, _t: &mut Core, _seat: usize, _m: &Move, _cards: &[Card]) {}
 
+    /// Do counts suffice: the family is dealt by the default `deal`, its
+    /// `start` reads only `deal.first`, and it never reads a suit (no
+    /// hand's suits, no `cards` in `on_play`)? Then a table that keeps no
+    /// record deals and follows the hands as counts only.
+    fn counts_suffice(&self) -> bool {
+        false
+    }
+
     /// The result once `winner` has emptied their hand.
     fn finish(&mut self, t: &Core, winner: usize) -> Settlement;
 
@@ -290,6 +298,16 @@ impl Core {
         self.to_act = leader;
     }
 
+    /// A new deal's hands and kitty are in: forget the last deal's state.
+    fn new_deal(&mut self) {
+        self.kitty_given = false;
+        self.events.clear();
+        self.tricks.reset();
+        self.history.clear();
+        self.result = None;
+        self.redeal = false;
+    }
+
     /// The deal is over (someone went out, or an auto-win).
     pub fn end(&mut self, result: Settlement) {
         self.phase = Phase::Over;
@@ -360,6 +378,15 @@ pub struct Table {
     words: Vec<Action>,
     /// Are `plays` in hint order (the order `Game` lists them)?
     ordered: bool,
+    /// Keep the record (see `restart_unrecorded`)?
+    recording: bool,
+    /// Deal and follow the hands as counts only (no record, and a family
+    /// whose counts suffice)?
+    counts_only: bool,
+    /// The rule set's physical deck, unshuffled, and the deck being dealt
+    /// (kept from deal to deal when dealing counts only).
+    fresh_deck: Vec<Card>,
+    deck: Vec<Card>,
 }
 
 impl Clone for Box<dyn Family> {
@@ -421,6 +448,10 @@ impl Table {
             plays: Vec::with_capacity(256),
             words: Vec::with_capacity(8),
             ordered: false,
+            recording: true,
+            counts_only: false,
+            fresh_deck: deal::physical_deck(rules),
+            deck: Vec::new(),
         };
         table.start();
         Ok(table)
@@ -429,6 +460,23 @@ impl Table {
     /// Start over with a fresh deal drawn from `rng`, forgetting the record
     /// but keeping the buffers (a simulation plays many deals on one table).
     pub fn restart(&mut self, rng: Rng) {
+        self.restart_recording(rng, true);
+    }
+
+    /// As `restart`, keeping no record of the new deal: `actions()` and
+    /// `Core::history` stay empty, `deals()` holds only the deal being
+    /// played and, where the family's counts suffice, the deal is dealt and
+    /// followed as counts only (no suits, nothing sorted). For `ddz.simulate`, which
+    /// reads only the result: every log push and physical card it skips
+    /// is work and memory traffic at every step. The result is the same as
+    /// `restart`'s; observations of such a table are not meaningful.
+    pub(crate) fn restart_unrecorded(&mut self, rng: Rng) {
+        self.restart_recording(rng, false);
+    }
+
+    fn restart_recording(&mut self, rng: Rng, recording: bool) {
+        self.recording = recording;
+        self.counts_only = !recording && self.family.counts_suffice();
         self.rng = rng;
         self.queued.clear();
         self.deals.clear();
@@ -452,6 +500,9 @@ impl Table {
     }
 
     fn start(&mut self) {
+        if self.counts_only && self.queued.is_empty() {
+            return self.start_counted();
+        }
         let mut deal = match self.queued.pop_front() {
             Some(d) => d,
             None => self.family.deal(self.core.rules(), &mut self.rng),
@@ -463,13 +514,43 @@ impl Table {
             *hand = Hand::of(cards);
         }
         t.kitty.clone_from(&deal.kitty);
-        t.kitty_given = false;
-        t.events.clear();
-        t.tricks.reset();
-        t.history.clear();
-        t.result = None;
-        t.redeal = false;
+        t.new_deal();
         self.family.start(t, &deal);
+        if !self.recording {
+            self.deals.clear();
+        }
+        self.deals.push(deal);
+        self.refresh();
+    }
+
+    /// As `start` with a fresh deal, for a family whose counts suffice:
+    /// the same draws as `Deal::shuffled` (the same cards for a seed), but
+    /// the hands are counted straight from a reused deck, unsorted and
+    /// without suits, and the deal kept is its first seat alone.
+    fn start_counted(&mut self) {
+        let rules = self.core.engine.rules();
+        let (n, size) = (rules.players as usize, rules.hand_size as usize);
+        let kitty = rules.kitty as usize;
+        self.deck.clone_from(&self.fresh_deck);
+        self.rng.shuffle(&mut self.deck);
+        let first = self.rng.below(n);
+        let t = &mut self.core;
+        for (seat, hand) in t.hands.iter_mut().enumerate() {
+            *hand = Hand::counted(&self.deck[seat * size..(seat + 1) * size]);
+        }
+        t.kitty.clear();
+        t.kitty
+            .extend_from_slice(&self.deck[n * size..n * size + kitty]);
+        t.new_deal();
+        let deal = Deal {
+            hands: Vec::new(),
+            kitty: Vec::new(),
+            set_aside: Vec::new(),
+            first,
+            extra: Map::new(),
+        };
+        self.family.start(t, &deal);
+        self.deals.clear();
         self.deals.push(deal);
         self.refresh();
     }
@@ -684,15 +765,22 @@ impl Table {
         let start = self.cards.len() as u32;
         match action {
             Action::Play(m) => {
-                self.core.hands[seat].take(&m.cards, named, &mut self.cards);
+                let hand = &mut self.core.hands[seat];
+                if self.counts_only {
+                    hand.take_counts(&m.cards);
+                } else {
+                    hand.take(&m.cards, named, &mut self.cards);
+                }
                 let range = start..self.cards.len() as u32;
-                self.actions.push(Taken {
-                    seat,
-                    action,
-                    cards: range.clone(),
-                });
+                if self.recording {
+                    self.actions.push(Taken {
+                        seat,
+                        action,
+                        cards: range.clone(),
+                    });
+                    self.core.history.push((seat, action));
+                }
                 let t = &mut self.core;
-                t.history.push((seat, action));
                 t.tricks.play(seat, m);
                 let cards = &self.cards[range.start as usize..range.end as usize];
                 self.family.on_play(t, seat, &m, cards);
@@ -709,6 +797,9 @@ impl Table {
                         }
                         None => t.to_act = t.next(seat),
                     }
+                }
+                if !self.recording {
+                    self.cards.truncate(start as usize);
                 }
             }
             Action::Pass if self.core.phase == Phase::Play => {
@@ -730,6 +821,9 @@ impl Table {
     }
 
     fn log(&mut self, seat: usize, action: Action) {
+        if !self.recording {
+            return;
+        }
         let at = self.cards.len() as u32;
         self.actions.push(Taken {
             seat,

@@ -157,6 +157,15 @@ impl Hand {
         hand
     }
 
+    /// A hand of `cards` as counts only, no suits followed (see
+    /// `take_counts`).
+    pub(crate) fn counted(cards: &[Card]) -> Hand {
+        Hand {
+            counts: super::deal::count(cards),
+            suits: Default::default(),
+        }
+    }
+
     pub fn add(&mut self, cards: &[Card]) {
         for c in cards {
             self.counts.0[c.slot as usize] += 1;
@@ -256,6 +265,13 @@ impl Hand {
             // Without named copies, slot then suit order is already sorted.
             taken[start..].sort_unstable();
         }
+    }
+
+    /// Take `cards` by counts only, the suits left as they were (stale):
+    /// for a table that shows no hand and reads no suits
+    /// (`Table::restart_unrecorded`).
+    pub(crate) fn take_counts(&mut self, cards: &Cards) {
+        self.counts = self.counts - *cards;
     }
 
     fn remove(&mut self, c: Card) {
