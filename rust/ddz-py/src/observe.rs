@@ -38,6 +38,11 @@ impl Hasher for QuickHash {
         self.write_u64(x.into());
     }
 
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+
     fn write_usize(&mut self, x: usize) {
         self.write_u64(x as u64);
     }
@@ -49,10 +54,16 @@ impl Hasher for QuickHash {
 
 type Texts = HashMap<Action, Py<PyString>, BuildHasherDefault<QuickHash>>;
 
+/// The texts of plays without laizi, keyed by their cards alone (a play's
+/// text is its cards): a 16-byte key hashes in two words and its entries
+/// pack densely, where a whole `Action` key cost cache misses at every
+/// legal action (measured with `perf`, not seen in instruction counts).
+type PlayTexts = HashMap<u128, Py<PyString>, BuildHasherDefault<QuickHash>>;
+
 /// Every action's text met so far, shared by all tables: the same plays
 /// come back at every step and in every deal. Strs are immutable, so one
 /// object can sit in any number of observations.
-static TEXTS: Mutex<Option<Texts>> = Mutex::new(None);
+static TEXTS: Mutex<Option<(PlayTexts, Texts)>> = Mutex::new(None);
 
 /// More distinct texts than this (laizi readings are many) start afresh.
 const MAX_TEXTS: usize = 1 << 16;
@@ -66,17 +77,22 @@ pub(crate) fn action_texts<'py>(
     actions: impl Iterator<Item = Action>,
 ) -> Vec<Bound<'py, PyString>> {
     let mut guard = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
-    let texts = guard.get_or_insert_with(Texts::default);
-    if texts.len() > MAX_TEXTS {
-        texts.clear();
+    let (plays, others) = guard.get_or_insert_with(Default::default);
+    if plays.len() + others.len() > MAX_TEXTS {
+        plays.clear();
+        others.clear();
     }
     actions
         .map(|a| {
-            texts
-                .entry(a)
-                .or_insert_with(|| crate::table::action_text(py, &a).unbind())
-                .bind(py)
-                .clone()
+            let text = match a {
+                Action::Play(m) if m.cards == m.represents => plays
+                    .entry(u128::from_le_bytes(m.cards.0))
+                    .or_insert_with(|| PyString::new(py, &m.cards.text()).unbind()),
+                _ => others
+                    .entry(a)
+                    .or_insert_with(|| crate::table::action_text(py, &a).unbind()),
+            };
+            text.bind(py).clone()
         })
         .collect()
 }
