@@ -138,6 +138,10 @@ pub(crate) struct HistoryLists {
     /// The text of each action of this deal's history.
     texts: Vec<Py<PyString>>,
     seats: Vec<SeatList>,
+    /// The seat whose list was handed out last: when its observation is
+    /// already dropped, the next seat takes that list over, so a loop that
+    /// drops each observation keeps one list warm in cache, not one a seat.
+    last: Option<usize>,
     /// Scratch: the history indices a seat sees now.
     visible: Vec<usize>,
 }
@@ -170,31 +174,43 @@ impl HistoryLists {
         if self.seats.len() <= seat {
             self.seats.resize_with(seat + 1, SeatList::default);
         }
-        let kept = &mut self.seats[seat];
         let entry = |i: usize| history_entry(py, history[i].0, self.texts[i].bind(py).clone());
-        // Taken out of the cache: held once means nothing else holds it.
-        if let Some(list) = kept.list.take().map(|l| l.into_bound(py)) {
-            let reusable = held_once(list.as_any())
-                && list.len() == kept.indices.len()
-                && self.visible.starts_with(&kept.indices);
-            if reusable {
-                // Seats are small ints, which CPython keeps one object each of.
-                let seats: Vec<_> = (0..table.rules().players as usize)
-                    .map(|s| s.into_pyobject(py).unwrap_or_else(|e| match e {}))
-                    .collect();
-                for (at, &i) in kept.indices.iter().enumerate() {
-                    let seat = &seats[history[i].0];
-                    if !entry_intact(&list, at, seat.as_any(), &self.texts[i]) {
-                        list.set_item(at, entry(i)?)?;
-                    }
+        let visible = &self.visible;
+        let reusable = |kept: &SeatList| {
+            kept.list.as_ref().is_some_and(|list| {
+                // Held once: our slot is its only holder.
+                let list = list.bind(py);
+                held_once(list.as_any())
+                    && list.len() == kept.indices.len()
+                    && visible.starts_with(&kept.indices)
+            })
+        };
+        let from = [self.last, Some(seat)]
+            .into_iter()
+            .flatten()
+            .find(|&s| reusable(&self.seats[s]));
+        self.last = Some(seat);
+        if let Some(from) = from {
+            let mut kept = std::mem::take(&mut self.seats[from]);
+            let list = kept.list.take().map(|l| l.into_bound(py));
+            let list = list.expect("a reusable slot holds a list");
+            // Seats are small ints, which CPython keeps one object each of.
+            let seats: Vec<_> = (0..table.rules().players as usize)
+                .map(|s| s.into_pyobject(py).unwrap_or_else(|e| match e {}))
+                .collect();
+            for (at, &i) in kept.indices.iter().enumerate() {
+                let seat = &seats[history[i].0];
+                if !entry_intact(&list, at, seat.as_any(), &self.texts[i]) {
+                    list.set_item(at, entry(i)?)?;
                 }
-                for &i in &self.visible[kept.indices.len()..] {
-                    list.append(entry(i)?)?;
-                }
-                kept.indices.clone_from(&self.visible);
-                kept.list = Some(list.clone().unbind());
-                return Ok(list);
             }
+            for &i in &self.visible[kept.indices.len()..] {
+                list.append(entry(i)?)?;
+            }
+            kept.indices.clone_from(&self.visible);
+            kept.list = Some(list.clone().unbind());
+            self.seats[seat] = kept;
+            return Ok(list);
         }
         let items = self
             .visible
@@ -202,6 +218,7 @@ impl HistoryLists {
             .map(|&i| entry(i).map(Bound::into_any))
             .collect::<PyResult<Vec<_>>>()?;
         let list = new_list(py, items.into_iter())?;
+        let kept = &mut self.seats[seat];
         kept.indices.clone_from(&self.visible);
         kept.list = Some(list.clone().unbind());
         Ok(list)
@@ -215,6 +232,7 @@ impl HistoryLists {
             self.deal = deal;
             self.texts.clear();
             self.seats.clear();
+            self.last = None;
         }
         let new = history[self.texts.len()..].iter().map(|(_, a)| *a);
         let texts = action_texts(py, new);
