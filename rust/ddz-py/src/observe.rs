@@ -38,6 +38,11 @@ impl Hasher for QuickHash {
         self.write_u64(x.into());
     }
 
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+
     fn write_usize(&mut self, x: usize) {
         self.write_u64(x as u64);
     }
@@ -49,10 +54,16 @@ impl Hasher for QuickHash {
 
 type Texts = HashMap<Action, Py<PyString>, BuildHasherDefault<QuickHash>>;
 
+/// The texts of plays without laizi, keyed by their cards alone (a play's
+/// text is its cards): a 16-byte key hashes in two words and its entries
+/// pack densely, where a whole `Action` key cost cache misses at every
+/// legal action (measured with `perf`, not seen in instruction counts).
+type PlayTexts = HashMap<u128, Py<PyString>, BuildHasherDefault<QuickHash>>;
+
 /// Every action's text met so far, shared by all tables: the same plays
 /// come back at every step and in every deal. Strs are immutable, so one
 /// object can sit in any number of observations.
-static TEXTS: Mutex<Option<Texts>> = Mutex::new(None);
+static TEXTS: Mutex<Option<(PlayTexts, Texts)>> = Mutex::new(None);
 
 /// More distinct texts than this (laizi readings are many) start afresh.
 const MAX_TEXTS: usize = 1 << 16;
@@ -66,17 +77,22 @@ pub(crate) fn action_texts<'py>(
     actions: impl Iterator<Item = Action>,
 ) -> Vec<Bound<'py, PyString>> {
     let mut guard = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
-    let texts = guard.get_or_insert_with(Texts::default);
-    if texts.len() > MAX_TEXTS {
-        texts.clear();
+    let (plays, others) = guard.get_or_insert_with(Default::default);
+    if plays.len() + others.len() > MAX_TEXTS {
+        plays.clear();
+        others.clear();
     }
     actions
         .map(|a| {
-            texts
-                .entry(a)
-                .or_insert_with(|| crate::table::action_text(py, &a).unbind())
-                .bind(py)
-                .clone()
+            let text = match a {
+                Action::Play(m) if m.cards == m.represents => plays
+                    .entry(u128::from_le_bytes(m.cards.0))
+                    .or_insert_with(|| PyString::new(py, &m.cards.text()).unbind()),
+                _ => others
+                    .entry(a)
+                    .or_insert_with(|| crate::table::action_text(py, &a).unbind()),
+            };
+            text.bind(py).clone()
         })
         .collect()
 }
@@ -122,6 +138,10 @@ pub(crate) struct HistoryLists {
     /// The text of each action of this deal's history.
     texts: Vec<Py<PyString>>,
     seats: Vec<SeatList>,
+    /// The seat whose list was handed out last: when its observation is
+    /// already dropped, the next seat takes that list over, so a loop that
+    /// drops each observation keeps one list warm in cache, not one a seat.
+    last: Option<usize>,
     /// Scratch: the history indices a seat sees now.
     visible: Vec<usize>,
 }
@@ -154,31 +174,43 @@ impl HistoryLists {
         if self.seats.len() <= seat {
             self.seats.resize_with(seat + 1, SeatList::default);
         }
-        let kept = &mut self.seats[seat];
         let entry = |i: usize| history_entry(py, history[i].0, self.texts[i].bind(py).clone());
-        // Taken out of the cache: held once means nothing else holds it.
-        if let Some(list) = kept.list.take().map(|l| l.into_bound(py)) {
-            let reusable = held_once(list.as_any())
-                && list.len() == kept.indices.len()
-                && self.visible.starts_with(&kept.indices);
-            if reusable {
-                // Seats are small ints, which CPython keeps one object each of.
-                let seats: Vec<_> = (0..table.rules().players as usize)
-                    .map(|s| s.into_pyobject(py).unwrap_or_else(|e| match e {}))
-                    .collect();
-                for (at, &i) in kept.indices.iter().enumerate() {
-                    let seat = &seats[history[i].0];
-                    if !entry_intact(&list, at, seat.as_any(), &self.texts[i]) {
-                        list.set_item(at, entry(i)?)?;
-                    }
+        let visible = &self.visible;
+        let reusable = |kept: &SeatList| {
+            kept.list.as_ref().is_some_and(|list| {
+                // Held once: our slot is its only holder.
+                let list = list.bind(py);
+                held_once(list.as_any())
+                    && list.len() == kept.indices.len()
+                    && visible.starts_with(&kept.indices)
+            })
+        };
+        let from = [self.last, Some(seat)]
+            .into_iter()
+            .flatten()
+            .find(|&s| reusable(&self.seats[s]));
+        self.last = Some(seat);
+        if let Some(from) = from {
+            let mut kept = std::mem::take(&mut self.seats[from]);
+            let list = kept.list.take().map(|l| l.into_bound(py));
+            let list = list.expect("a reusable slot holds a list");
+            // Seats are small ints, which CPython keeps one object each of.
+            let seats: Vec<_> = (0..table.rules().players as usize)
+                .map(|s| s.into_pyobject(py).unwrap_or_else(|e| match e {}))
+                .collect();
+            for (at, &i) in kept.indices.iter().enumerate() {
+                let seat = &seats[history[i].0];
+                if !entry_intact(&list, at, seat.as_any(), &self.texts[i]) {
+                    list.set_item(at, entry(i)?)?;
                 }
-                for &i in &self.visible[kept.indices.len()..] {
-                    list.append(entry(i)?)?;
-                }
-                kept.indices.clone_from(&self.visible);
-                kept.list = Some(list.clone().unbind());
-                return Ok(list);
             }
+            for &i in &self.visible[kept.indices.len()..] {
+                list.append(entry(i)?)?;
+            }
+            kept.indices.clone_from(&self.visible);
+            kept.list = Some(list.clone().unbind());
+            self.seats[seat] = kept;
+            return Ok(list);
         }
         let items = self
             .visible
@@ -186,6 +218,7 @@ impl HistoryLists {
             .map(|&i| entry(i).map(Bound::into_any))
             .collect::<PyResult<Vec<_>>>()?;
         let list = new_list(py, items.into_iter())?;
+        let kept = &mut self.seats[seat];
         kept.indices.clone_from(&self.visible);
         kept.list = Some(list.clone().unbind());
         Ok(list)
@@ -199,6 +232,7 @@ impl HistoryLists {
             self.deal = deal;
             self.texts.clear();
             self.seats.clear();
+            self.last = None;
         }
         let new = history[self.texts.len()..].iter().map(|(_, a)| *a);
         let texts = action_texts(py, new);
