@@ -123,7 +123,9 @@ pub trait Family: Send + Sync {
         &[]
     }
 
-    /// A fresh random deal (marked cards are chosen here).
+    /// A fresh random deal (marked cards are chosen here), its hands as
+    /// dealt: the table sorts them (`Deal::sort_hands`) when it keeps a
+    /// record, so nothing here may read their order.
     fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
         Deal::shuffled(rules, rng)
     }
@@ -516,7 +518,13 @@ impl Table {
         }
         let mut deal = match self.queued.pop_front() {
             Some(d) => d,
-            None => self.family.deal(self.core.rules(), &mut self.rng),
+            None => {
+                let mut deal = self.family.deal(self.core.rules(), &mut self.rng);
+                if self.recording {
+                    deal.sort_hands();
+                }
+                deal
+            }
         };
         self.family
             .complete(self.core.rules(), &mut deal, &mut self.rng);
