@@ -138,22 +138,18 @@ impl Cut {
         self.at(at)
     }
 
-    /// The cut as a `Deal` whose first seat is `first`; the kitty sorted or
-    /// as dealt (for a family that shares it out from the top).
+    /// The cut as a `Deal` whose first seat is `first`: the hands and the
+    /// cards set aside as dealt (`Deal::sort_hands` puts them in order), the
+    /// kitty sorted or as dealt (for a family that shares it from the top).
     pub fn deal(&self, first: usize, sort_kitty: bool) -> Deal {
-        let sorted = |cards: &[Card]| {
-            let mut v = cards.to_vec();
-            sort_cards(&mut v);
-            v
-        };
+        let mut kitty = self.kitty().to_vec();
+        if sort_kitty {
+            sort_cards(&mut kitty);
+        }
         Deal {
-            hands: (0..self.players).map(|s| sorted(self.hand(s))).collect(),
-            kitty: if sort_kitty {
-                sorted(self.kitty())
-            } else {
-                self.kitty().to_vec()
-            },
-            set_aside: sorted(self.set_aside()),
+            hands: (0..self.players).map(|s| self.hand(s).to_vec()).collect(),
+            kitty,
+            set_aside: self.set_aside().to_vec(),
             first,
             extra: Map::new(),
         }
@@ -183,7 +179,18 @@ impl Deal {
     pub fn shuffled(rules: &Rules, rng: &mut Rng) -> Deal {
         let cut = Cut::shuffled(rules, rng);
         let first = rng.below(cut.players());
-        cut.deal(first, true)
+        let mut deal = cut.deal(first, true);
+        deal.sort_hands();
+        deal
+    }
+
+    /// Each hand and the cards set aside low to high, as a deal is kept
+    /// (a table that keeps no record skips it: a sort per hand per deal).
+    pub fn sort_hands(&mut self) {
+        for hand in &mut self.hands {
+            sort_cards(hand);
+        }
+        sort_cards(&mut self.set_aside);
     }
 
     /// As records store it: identities, the kitty in stored order.

@@ -123,7 +123,9 @@ pub trait Family: Send + Sync {
         &[]
     }
 
-    /// A fresh random deal (marked cards are chosen here).
+    /// A fresh random deal (marked cards are chosen here), its hands as
+    /// dealt: the table sorts them (`Deal::sort_hands`) when it keeps a
+    /// record, so nothing here may read their order.
     fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
         Deal::shuffled(rules, rng)
     }
@@ -158,6 +160,13 @@ pub trait Family: Send + Sync {
     /// record deals and follows the hands as counts only.
     fn counts_suffice(&self) -> bool {
         false
+    }
+
+    /// Does play read a suit (`cards` in `on_play`, a hand's suits)? If
+    /// not, a table that keeps no record takes each play from the hand as
+    /// counts only, even where the deal itself is physical.
+    fn plays_read_suits(&self) -> bool {
+        !self.counts_suffice()
     }
 
     /// The result once `winner` has emptied their hand.
@@ -383,6 +392,8 @@ pub struct Table {
     /// Deal and follow the hands as counts only (no record, and a family
     /// whose counts suffice)?
     counts_only: bool,
+    /// Plays are taken from the hands as counts only (no suits followed).
+    plays_counted: bool,
     /// The rule set's physical deck, unshuffled, and the deck being dealt
     /// (kept from deal to deal when dealing counts only).
     fresh_deck: Vec<Card>,
@@ -450,6 +461,7 @@ impl Table {
             ordered: false,
             recording: true,
             counts_only: false,
+            plays_counted: false,
             fresh_deck: deal::physical_deck(rules),
             deck: Vec::new(),
         };
@@ -477,6 +489,7 @@ impl Table {
     fn restart_recording(&mut self, rng: Rng, recording: bool) {
         self.recording = recording;
         self.counts_only = !recording && self.family.counts_suffice();
+        self.plays_counted = !recording && !self.family.plays_read_suits();
         self.rng = rng;
         self.queued.clear();
         self.deals.clear();
@@ -505,7 +518,13 @@ impl Table {
         }
         let mut deal = match self.queued.pop_front() {
             Some(d) => d,
-            None => self.family.deal(self.core.rules(), &mut self.rng),
+            None => {
+                let mut deal = self.family.deal(self.core.rules(), &mut self.rng);
+                if self.recording {
+                    deal.sort_hands();
+                }
+                deal
+            }
         };
         self.family
             .complete(self.core.rules(), &mut deal, &mut self.rng);
@@ -766,7 +785,7 @@ impl Table {
         match action {
             Action::Play(m) => {
                 let hand = &mut self.core.hands[seat];
-                if self.counts_only {
+                if self.plays_counted {
                     hand.take_counts(&m.cards);
                 } else {
                     hand.take(&m.cards, named, &mut self.cards);

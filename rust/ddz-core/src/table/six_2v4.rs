@@ -476,6 +476,11 @@ impl Family for Marked {
         }
     }
 
+    /// The eighth joker's kill takes a joker, which has no suit.
+    fn plays_read_suits(&self) -> bool {
+        false
+    }
+
     fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, _cards: &[Card]) {
         let jokers = 2 * t.rules().decks;
         if self.solo != Some(true) {

@@ -204,6 +204,11 @@ fn marked_of(deal: &Deal) -> Result<Card, String> {
 }
 
 /// The cards of `seat` that may be marked: suited, no copy in the kitty.
+/// A bit per suited identity (rank slot and suit: 13 x 4 bits).
+fn identity_bit(c: Card) -> u64 {
+    1 << (u32::from(c.slot) * 4 + u32::from(c.suit))
+}
+
 fn markable(deal: &Deal, seat: usize) -> Vec<Card> {
     let out: Vec<Card> = deal.hands[seat]
         .iter()
@@ -307,8 +312,14 @@ impl Family for ThreeVThree {
     /// receiver is `first`.
     fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
         let cut = Cut::shuffled(rules, rng);
-        let kitty = cut.kitty().to_vec();
-        let (marked, receiver) = cut.mark(rng, |c| c.suited() && !kitty.contains(&c));
+        // A bit per identity in the kitty: the mark's filter runs twice
+        // over every dealt card, where a scan of the kitty cost a fifth of
+        // a random deal's instructions.
+        let in_kitty = cut
+            .kitty()
+            .iter()
+            .fold(0, |bits, c| bits | identity_bit(*c));
+        let (marked, receiver) = cut.mark(rng, |c| c.suited() && in_kitty & identity_bit(c) == 0);
         let mut deal = cut.deal(receiver, rules.kitty_split == KittySplit::Snake);
         deal.extra
             .insert("marked".into(), marked.to_string().into());
