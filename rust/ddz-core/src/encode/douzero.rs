@@ -84,8 +84,6 @@ pub struct Game {
     /// Every action of the deal, passes as zeros.
     seq: Vec<Row>,
     bombs: usize,
-    passes: usize,
-    rival: Option<Move>,
     /// This moment's distinct card sets and the action each plays.
     rows: Vec<Row>,
     picks: Vec<Action>,
@@ -111,8 +109,6 @@ impl Game {
             last: [[0; SLOTS]; 3],
             seq: Vec::with_capacity(128),
             bombs: 0,
-            passes: 0,
-            rival: None,
             rows: Vec::with_capacity(256),
             picks: Vec::with_capacity(256),
             order: Vec::with_capacity(256),
@@ -184,8 +180,6 @@ impl Game {
         self.last = [[0; SLOTS]; 3];
         self.seq.clear();
         self.bombs = 0;
-        self.passes = 0;
-        self.rival = None;
         self.landlord_won = None;
         self.list();
         Ok(())
@@ -246,9 +240,9 @@ impl Game {
         self.bombs
     }
 
-    /// The play to beat, None when leading.
+    /// The play to beat, None when leading: the table's own trick.
     pub fn rival(&self) -> Option<&Move> {
-        self.rival.as_ref()
+        self.table.as_ref()?.core().tricks.last.as_ref()
     }
 
     /// The index of card set `row` among `rows()`.
@@ -273,19 +267,12 @@ impl Game {
         self.seq.push(row);
         self.last[seat] = row;
         if let Action::Play(m) = action {
-            self.passes = 0;
-            self.rival = Some(m);
             let (hand, played) = (&mut self.hands[seat], &mut self.played[seat]);
             for ((h, p), &c) in hand.iter_mut().zip(played.iter_mut()).zip(&row) {
                 *h -= c;
                 *p += c;
             }
             self.bombs += usize::from(m.kind.is_bomb());
-        } else {
-            self.passes += 1;
-            if self.passes == 2 {
-                self.rival = None;
-            }
         }
         if table.is_over() {
             self.landlord_won = Some(sum(&self.hands[0]) == 0);
