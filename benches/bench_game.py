@@ -9,11 +9,18 @@ The second row also reads the observation of the seat to act at every
 decision: `Game.observation(seat)` (a dict) against pyspiel's
 `observation_tensor()`. pyspiel (`pip install open_spiel==2.0.2`) is
 skipped if it is not installed.
+
+The two engines take turns in short slices (`--rounds` of each, the order
+swapped every round), and the ratio printed is the median of the rounds'
+ratios, with their range: this machine's speed drifts by a third from one
+second to the next, and a single long run of each engine measured the
+drift more than the engines.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import random
 import sys
 import time
@@ -42,19 +49,40 @@ def ddz_decisions(seconds: float, observe: bool) -> float:
     return decisions / (time.perf_counter() - start)
 
 
+def interleaved(seconds: float, rounds: int, observe: bool) -> tuple[float, float, list[float]]:
+    """Both engines' decisions/s over `rounds` alternating slices, and each
+    round's ratio (ours / pyspiel). Raises LookupError without pyspiel."""
+    ours_rates, theirs_rates = [], []
+    for r in range(rounds):
+        first_ours = r % 2 == 0
+        for which in (first_ours, not first_ours):
+            if which:
+                ours_rates.append(ddz_decisions(seconds / rounds, observe))
+            else:
+                rate = pyspiel_rate(seconds / rounds, observe)
+                if rate is None:
+                    raise LookupError("pyspiel is not installed")
+                theirs_rates.append(rate)
+    ratios = [a / b for a, b in zip(ours_rates, theirs_rates)]
+    return statistics.fmean(ours_rates), statistics.fmean(theirs_rates), ratios
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per row and engine")
+    parser.add_argument("--rounds", type=int, default=10, help="alternating slices per row")
     args = parser.parse_args()
     print("random classic deals driven from Python, decisions per second")
-    print(f"{'':28} {'ddz.Game':>10} {'pyspiel':>10} {'ratio':>6}")
+    print(f"{'':28} {'ddz.Game':>10} {'pyspiel':>10} {'ratio, median of rounds (range)':>32}")
     for label, observe in (("legal_actions + step", False), ("+ observation each step", True)):
-        ours = ddz_decisions(args.seconds, observe)
-        theirs = pyspiel_rate(args.seconds, observe)
-        if theirs is None:
+        try:
+            ours, theirs, ratios = interleaved(args.seconds, args.rounds, observe)
+        except LookupError:
+            ours = ddz_decisions(args.seconds, observe)
             print(f"{label:28} {ours:10,.0f} {'not installed':>10}")
-        else:
-            print(f"{label:28} {ours:10,.0f} {theirs:10,.0f} {ours / theirs:5.2f}x")
+            continue
+        spread = f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+        print(f"{label:28} {ours:10,.0f} {theirs:10,.0f} {spread:>32}")
 
 
 if __name__ == "__main__":
