@@ -20,8 +20,8 @@ drift more than the engines.
 from __future__ import annotations
 
 import argparse
-import statistics
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
