@@ -7,8 +7,8 @@
 //! never a collision. Positions whose hands do not pack (16 copies of one
 //! rank) are searched without the table.
 
-/// Entries per bucket; a bucket is 64 bytes, one cache line.
-const WAYS: usize = 2;
+/// Entries per bucket; a bucket is 128 bytes, two cache lines.
+const WAYS: usize = 4;
 /// Bytes per entry.
 pub(super) const ENTRY_BYTES: usize = 32;
 const OCCUPIED: u64 = 1 << 63;
@@ -65,11 +65,10 @@ impl Key {
     }
 }
 
-/// One bucket: `WAYS` entries, aligned to the 64 bytes it spans, so a
-/// probe touches one cache line (two ways of 32 bytes took fewer
-/// instructions and misses than four ways over two lines; docs/solver.md).
+/// One bucket: `WAYS` entries, aligned to the 128 bytes it spans, so a
+/// probe touches two cache lines (an adjacent pair) and never three.
 #[derive(Clone, Copy)]
-#[repr(C, align(64))]
+#[repr(C, align(128))]
 pub(super) struct Bucket([[u64; 4]; WAYS]);
 
 const EMPTY: Bucket = Bucket([[0; 4]; WAYS]);
