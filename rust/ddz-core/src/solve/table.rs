@@ -128,13 +128,21 @@ impl Table {
         e[3] & OCCUPIED != 0 && e[3] as u32 == key.meta && e[..3] == key.hands
     }
 
+    /// The occupied ways of a bucket are always a prefix (a new entry takes
+    /// the first free way, growth packs each bucket to the front), so a
+    /// probe stops at the first free way: in a bucket of one or no entries
+    /// it never reads the bucket's second cache line.
     #[inline]
     pub fn get(&self, key: &Key) -> Option<bool> {
-        self.buckets[self.bucket(key)]
-            .0
-            .iter()
-            .find(|e| Self::matches(e, key))
-            .map(|e| e[3] & WIN != 0)
+        for e in &self.buckets[self.bucket(key)].0 {
+            if e[3] & OCCUPIED == 0 {
+                return None;
+            }
+            if Self::matches(e, key) {
+                return Some(e[3] & WIN != 0);
+            }
+        }
+        None
     }
 
     /// Store a verdict; `work` is the size of the search that found it
