@@ -9,10 +9,41 @@ use super::fewest::Fewest;
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
-use crate::play::Play;
+use crate::play::{Kind, Play};
 
-/// A play with its order key (lower first: see `order_key`).
-pub(super) type Keyed = (u32, Play);
+/// A play with its order key (lower first: see `order_key`), packed into
+/// the play's own padding: 32 bytes where `(u32, Play)` takes 48, so the
+/// lists copied and kept per position are a third smaller.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Keyed {
+    pub cards: Cards,
+    pub to_beat: Target,
+    pub kind: Kind,
+    pub key: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Keyed>() == 32);
+
+impl Keyed {
+    #[inline]
+    pub fn new(key: u32, p: &Play) -> Keyed {
+        Keyed {
+            cards: p.cards,
+            to_beat: p.to_beat,
+            kind: p.kind,
+            key,
+        }
+    }
+
+    #[inline]
+    pub fn play(&self) -> Play {
+        Play {
+            cards: self.cards,
+            kind: self.kind,
+            to_beat: self.to_beat,
+        }
+    }
+}
 
 /// A cached list: where it lies in the arena.
 #[derive(Clone, Copy)]
@@ -137,9 +168,9 @@ impl Lists {
         collect(engine, forbid, &hand, target, &mut self.scratch);
         for p in &self.scratch {
             let left = fewest.of(engine, forbid, hand - p.cards);
-            out.push((order_key(left, p), *p));
+            out.push(Keyed::new(order_key(left, p), p));
         }
-        out.sort_by_key(|&(k, _)| k);
+        out.sort_by_key(|k| k.key);
         let now = fewest.of(engine, forbid, hand);
         self.store(key, tkey, now, out);
         now
@@ -214,8 +245,11 @@ mod tests {
                     let mut want = Vec::new();
                     collect(&engine, 0, &hand, target, &mut want);
                     assert_eq!(a.len(), want.len(), "{text}");
-                    assert!(a.windows(2).all(|w| w[0].0 <= w[1].0), "{text}");
-                    assert!(want.iter().all(|p| a.iter().any(|(_, q)| q == p)), "{text}");
+                    assert!(a.windows(2).all(|w| w[0].key <= w[1].key), "{text}");
+                    assert!(
+                        want.iter().all(|p| a.iter().any(|q| q.play() == *p)),
+                        "{text}"
+                    );
                 }
             }
         }

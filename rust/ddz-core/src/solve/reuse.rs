@@ -9,6 +9,7 @@
 //! docs/solver.md states the bound for users.
 
 use super::lists::{Keyed, Slot};
+use super::table::Bucket;
 use std::cell::RefCell;
 
 /// Most bytes of buffers one thread keeps between solves: 64 MB.
@@ -17,7 +18,7 @@ pub const RETAINED: usize = 64 << 20;
 /// The buffers of one solver, empty (capacity only) when handed back.
 #[derive(Default)]
 pub(super) struct Buffers {
-    pub table: Vec<[u64; 4]>,
+    pub table: Vec<Bucket>,
     pub fewest_keys: Vec<u128>,
     pub fewest_values: Vec<u8>,
     pub list_slots: Vec<Slot>,

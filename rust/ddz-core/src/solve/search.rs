@@ -425,12 +425,14 @@ impl<'e> Solver<'e> {
         let mut list = std::mem::take(&mut self.pool[depth]);
         let now = self.ordered(hand, st.target, &mut list);
         // A play that empties the hand leaves 0 plays, so it sorts first.
-        let result = if list.first().is_some_and(|&(k, _)| left_of(k) == 0) {
+        let result = if list.first().is_some_and(|k| left_of(k.key) == 0) {
             Some(true) // out in one play: not worth a table entry
         } else {
             let before = self.nodes;
             let v = self.search(st, depth, &list, now);
-            if let (Some(v), Some(key)) = (v, key) {
+            // A win the control check found (no position searched below)
+            // costs one list lookup to find again: not worth an entry.
+            if let (Some(v), Some(key), true) = (v, key, self.nodes > before) {
                 let work = (64 - (self.nodes - before).leading_zeros()) as u8;
                 self.table.with(|t| t.put(&key, v, work));
             }
@@ -459,12 +461,10 @@ impl<'e> Solver<'e> {
         let hand = st.hands[st.to_move as usize];
         // A play no opponent can answer, after which the hand goes out
         // through plays no opponent can answer: a win without a search.
-        for &(k, p) in list
-            .iter()
-            .take_while(|&&(k, _)| left_of(k) <= CONTROL_PLAYS)
-        {
+        for kp in list.iter().take_while(|k| left_of(k.key) <= CONTROL_PLAYS) {
+            let p = kp.play();
             if st.opponents_cannot_answer(&mut self.answers, self.engine, &p)
-                && self.controls(st, hand - p.cards, left_of(k), 0)
+                && self.controls(st, hand - p.cards, left_of(kp.key), 0)
             {
                 return Some(true);
             }
@@ -474,14 +474,14 @@ impl<'e> Solver<'e> {
         let pass_at = if st.target.is_lead() {
             usize::MAX
         } else {
-            list.partition_point(|&(k, _)| left_of(k) <= now as u32)
+            list.partition_point(|k| left_of(k.key) <= now as u32)
         };
         for i in 0..=list.len() {
             if i == pass_at && self.child_wins(st, &st.pass(), depth)? {
                 return Some(true);
             }
-            if let Some((_, p)) = list.get(i) {
-                if self.child_wins(st, &st.play(p), depth)? {
+            if let Some(kp) = list.get(i) {
+                if self.child_wins(st, &st.play(&kp.play()), depth)? {
                     return Some(true);
                 }
             }
@@ -511,7 +511,8 @@ impl<'e> Solver<'e> {
         // Every play leaves at least `left - 1` plays: those that leave
         // exactly that many sort first.
         let mut found = false;
-        for &(_, p) in list.iter().take_while(|&&(k, _)| left_of(k) + 1 == left) {
+        for kp in list.iter().take_while(|k| left_of(k.key) + 1 == left) {
+            let p = kp.play();
             if st.opponents_cannot_answer(&mut self.answers, self.engine, &p)
                 && self.controls(st, rest - p.cards, left - 1, level + 1)
             {

@@ -65,8 +65,16 @@ impl Key {
     }
 }
 
+/// One bucket: `WAYS` entries, aligned to the 128 bytes it spans, so a
+/// probe touches two cache lines (an adjacent pair) and never three.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+pub(super) struct Bucket([[u64; 4]; WAYS]);
+
+const EMPTY: Bucket = Bucket([[0; 4]; WAYS]);
+
 pub(super) struct Table {
-    slots: Vec<[u64; 4]>,
+    buckets: Vec<Bucket>,
     /// Most entries the memory bound allows (a power of two, ≥ one bucket).
     max_entries: usize,
     stored: usize,
@@ -78,37 +86,41 @@ impl Table {
     }
 
     /// A new table in `buf`'s memory (see `reuse`).
-    pub fn reusing(max_bytes: usize, buf: Vec<[u64; 4]>) -> Table {
+    pub fn reusing(max_bytes: usize, buf: Vec<Bucket>) -> Table {
         let most = (max_bytes / ENTRY_BYTES).max(WAYS);
         let max_entries = 1usize << (usize::BITS - 1 - most.leading_zeros());
-        let mut slots = super::reuse::reclaim(buf, max_entries * ENTRY_BYTES);
-        slots.resize(max_entries.min(1 << 12), [0; 4]);
+        let mut buckets = super::reuse::reclaim(buf, max_entries * ENTRY_BYTES);
+        buckets.resize(max_entries.min(1 << 12) / WAYS, EMPTY);
         Table {
-            slots,
+            buckets,
             max_entries,
             stored: 0,
         }
     }
 
     /// The memory, for the next table.
-    pub fn take_buffer(&mut self) -> Vec<[u64; 4]> {
+    pub fn take_buffer(&mut self) -> Vec<Bucket> {
         self.stored = 0;
-        std::mem::take(&mut self.slots)
+        std::mem::take(&mut self.buckets)
+    }
+
+    fn entries(&self) -> usize {
+        self.buckets.len() * WAYS
     }
 
     /// Bytes the table holds now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.entries() * ENTRY_BYTES
     }
 
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|e| *e = [0; 4]);
+        self.buckets.iter_mut().for_each(|b| *b = EMPTY);
         self.stored = 0;
     }
 
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
-        (key.hash as usize & (self.slots.len() - 1)) & !(WAYS - 1)
+        key.hash as usize & (self.buckets.len() - 1)
     }
 
     #[inline]
@@ -116,33 +128,41 @@ impl Table {
         e[3] & OCCUPIED != 0 && e[3] as u32 == key.meta && e[..3] == key.hands
     }
 
+    /// The occupied ways of a bucket are always a prefix (a new entry takes
+    /// the first free way, growth packs each bucket to the front), so a
+    /// probe stops at the first free way: in a bucket of one or no entries
+    /// it never reads the bucket's second cache line.
     #[inline]
     pub fn get(&self, key: &Key) -> Option<bool> {
-        let b = self.bucket(key);
-        self.slots[b..b + WAYS]
-            .iter()
-            .find(|e| Self::matches(e, key))
-            .map(|e| e[3] & WIN != 0)
+        for e in &self.buckets[self.bucket(key)].0 {
+            if e[3] & OCCUPIED == 0 {
+                return None;
+            }
+            if Self::matches(e, key) {
+                return Some(e[3] & WIN != 0);
+            }
+        }
+        None
     }
 
     /// Store a verdict; `work` is the size of the search that found it
     /// (log2 of nodes), so that cheap entries are the ones replaced.
     pub fn put(&mut self, key: &Key, win: bool, work: u8) {
-        if self.stored * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_entries {
+        if self.stored * 4 >= self.entries() * 3 && self.entries() < self.max_entries {
             self.grow();
         }
         let mut b = self.bucket(key);
-        let full = |t: &Table, b: usize| t.slots[b..b + WAYS].iter().all(|e| e[3] & OCCUPIED != 0);
+        let full = |t: &Table, b: usize| t.buckets[b].0.iter().all(|e| e[3] & OCCUPIED != 0);
         // A full bucket in a half-full table grows it while the bound allows.
         while full(self, b)
-            && self.stored * 2 >= self.slots.len()
-            && self.slots.len() < self.max_entries
+            && self.stored * 2 >= self.entries()
+            && self.entries() < self.max_entries
             && self.get(key).is_none()
         {
             self.grow();
             b = self.bucket(key);
         }
-        let bucket = &mut self.slots[b..b + WAYS];
+        let bucket = &mut self.buckets[b].0;
         let way = match bucket.iter().position(|e| Self::matches(e, key)) {
             Some(w) => w,
             None => match bucket.iter().position(|e| e[3] & OCCUPIED == 0) {
@@ -166,12 +186,12 @@ impl Table {
     /// `b` stays there or moves to `b + n`, in order: done in place (no
     /// second allocation while the old one is freed), and nothing is lost.
     fn grow(&mut self) {
-        let n = self.slots.len();
-        self.slots.resize(n * 2, [0; 4]);
-        for b in (0..n).step_by(WAYS) {
-            let bucket: [[u64; 4]; WAYS] = std::array::from_fn(|w| self.slots[b + w]);
+        let n = self.buckets.len();
+        self.buckets.resize(n * 2, EMPTY);
+        for b in 0..n {
+            let bucket = self.buckets[b];
             // The new index bit of each entry's hash: set means bucket b + n.
-            let up = bucket.map(|e| {
+            let up = bucket.0.map(|e| {
                 e[3] & OCCUPIED != 0
                     && Key::hash_of(&[e[0], e[1], e[2]], e[3] as u32) as usize & n != 0
             });
@@ -179,16 +199,16 @@ impl Table {
                 continue;
             }
             let (mut kept, mut moved) = (0, 0);
-            for (e, up) in bucket.into_iter().zip(up) {
+            for (e, up) in bucket.0.into_iter().zip(up) {
                 if up {
-                    self.slots[b + n + moved] = e;
+                    self.buckets[b + n].0[moved] = e;
                     moved += 1;
                 } else if e[3] & OCCUPIED != 0 {
-                    self.slots[b + kept] = e;
+                    self.buckets[b].0[kept] = e;
                     kept += 1;
                 }
             }
-            self.slots[b + kept..b + WAYS].fill([0; 4]);
+            self.buckets[b].0[kept..].fill([0; 4]);
         }
     }
 }
