@@ -18,7 +18,7 @@ pub mod roles;
 use crate::batch::default_threads;
 use crate::engine::Engine;
 use crate::table::{Action, Phase, Rng, SetupError, Table};
-use arrays::{per_env, slot_row, Dims};
+use arrays::{per_env, Dims};
 use obs::{Obs, ObsRow, PlayLog};
 use rayon::prelude::*;
 use roles::RoleColumns;
@@ -289,7 +289,8 @@ impl VecEnv {
             probe.family().observe(probe.core(), s, &mut roles);
             keys.extend(roles.keys().cloned());
         }
-        let roles = RoleColumns::new(keys.into_iter().collect());
+        let mut roles = RoleColumns::new(keys.into_iter().collect());
+        roles.learn(probe.core(), probe.family());
         let dims = Dims {
             envs: num_envs,
             players,
@@ -619,21 +620,25 @@ fn fill_legal(legal: LegalRows<'_>, envs: &[Env], counts: &[usize], parallel: bo
                 kind: &mut [i8],
                 rank: &mut [i8],
                 length: &mut [i8]| {
+        // Each action's five row pieces, walked together (no index per
+        // element, so no bounds check per element).
+        let mut rows = cards.as_chunks_mut::<SLOTS>().0.iter_mut().zip(
+            represents
+                .as_chunks_mut::<SLOTS>()
+                .0
+                .iter_mut()
+                .zip(kind.iter_mut().zip(rank.iter_mut().zip(length.iter_mut()))),
+        );
         // In `legal_unordered`'s order: the plays, then the words.
-        let mut k = 0;
         for env in envs {
             let legal = env.table.legal_unordered();
-            for m in legal.plays {
-                *slot_row(cards, k) = m.cards.0;
-                *slot_row(represents, k) = m.represents.0;
-                (kind[k], rank[k], length[k]) = kinds::describe_play(m);
-                k += 1;
+            for (m, (c, (p, (k, (r, l))))) in legal.plays.iter().zip(rows.by_ref()) {
+                (*c, *p) = (m.cards.0, m.represents.0);
+                (*k, *r, *l) = kinds::describe_play(m);
             }
-            for word in legal.words {
-                *slot_row(cards, k) = [0; SLOTS];
-                *slot_row(represents, k) = [0; SLOTS];
-                (kind[k], rank[k], length[k]) = kinds::describe(word);
-                k += 1;
+            for (word, (c, (p, (k, (r, l))))) in legal.words.iter().zip(rows.by_ref()) {
+                (*c, *p) = ([0; SLOTS], [0; SLOTS]);
+                (*k, *r, *l) = kinds::describe(word);
             }
         }
     };

@@ -13,10 +13,8 @@ use super::arrays::{per_env, slot_row};
 use super::kinds::{describe_play, phase_id, PASS};
 use super::roles::RoleColumns;
 use crate::cards::{Cards, SLOTS};
-use crate::play::Move;
 use crate::table::{deal, scoring, Action, Table};
 use serde_json::Map;
-use std::collections::VecDeque;
 
 per_env!(Obs, ObsRow, |d| {
     seat: i8 = [],
@@ -42,57 +40,115 @@ per_env!(Obs, ObsRow, |d| {
     multiplier: i64 = [],
 });
 
-/// What this env has seen of the trick play of the current deal.
+/// What this env has seen of the trick play of the current deal, kept in
+/// the form the observation rows take, so that writing them is row copies
+/// rather than a walk over moves: per absolute seat, its played cards and
+/// its trick row; and the last plays as ring rows.
 #[derive(Clone, Debug)]
 pub struct PlayLog {
     /// Cards each seat has played (absolute seats).
-    played: Vec<Cards>,
-    /// Each seat's latest action in the current trick: a play or a pass
-    /// (`Some(None)`), or nothing yet.
-    trick: Vec<Option<Option<Move>>>,
-    /// The last plays and passes, most recent first.
-    recent: VecDeque<(usize, Option<Move>)>,
+    played: Vec<[u8; SLOTS]>,
+    /// Each seat's latest play in the current trick (zeros for a pass or
+    /// for nothing yet), and its `trick_state` (-1 nothing yet, 0 passed,
+    /// 1 played).
+    trick: Vec<[u8; SLOTS]>,
+    trick_state: Vec<i8>,
+    /// The last `keep` plays and passes as `recent`, `recent_kind` and
+    /// `recent_seat` (absolute here) show them. Each entry is written at
+    /// `q` and at `q + keep`, so the `keep` most recent, most recent
+    /// first, are always the one run `start..start + keep`: a copy, with
+    /// no wrap to handle. Cards and kinds are the same for every viewer;
+    /// only the seats are made relative.
+    recent_cards: Vec<[u8; SLOTS]>,
+    recent_kind: Vec<i8>,
+    recent_seat: Vec<i8>,
+    start: usize,
     keep: usize,
 }
 
 impl PlayLog {
     pub fn new(players: usize, keep: usize) -> PlayLog {
-        PlayLog {
-            played: vec![Cards::EMPTY; players],
-            trick: vec![None; players],
-            recent: VecDeque::with_capacity(keep + 1),
+        let mut log = PlayLog {
+            played: vec![[0; SLOTS]; players],
+            trick: vec![[0; SLOTS]; players],
+            trick_state: vec![-1; players],
+            recent_cards: vec![[0; SLOTS]; 2 * keep],
+            recent_kind: vec![-1; 2 * keep],
+            recent_seat: vec![-1; 2 * keep],
+            start: 0,
             keep,
-        }
+        };
+        log.clear();
+        log
     }
 
     /// A new deal.
     pub fn clear(&mut self) {
-        self.played.fill(Cards::EMPTY);
-        self.trick.fill(None);
-        self.recent.clear();
+        self.played.fill([0; SLOTS]);
+        self.end_trick();
+        self.recent_cards.fill([0; SLOTS]);
+        self.recent_kind.fill(-1);
+        self.recent_seat.fill(-1);
+        self.start = 0;
+    }
+
+    fn end_trick(&mut self) {
+        self.trick.fill([0; SLOTS]);
+        self.trick_state.fill(-1);
     }
 
     /// `seat` took `action` in the play phase; `leading` says whether the
     /// table now waits for a new lead (the trick is over).
     pub fn record(&mut self, seat: usize, action: &Action, leading: bool) {
-        let play = match action {
+        let (cards, kind) = match action {
             Action::Play(m) => {
-                self.played[seat] = self.played[seat] + m.cards;
-                Some(*m)
+                self.played[seat] = (Cards(self.played[seat]) + m.cards).0;
+                (m.cards.0, describe_play(m).0)
             }
-            _ => None,
+            _ => ([0; SLOTS], PASS),
         };
-        self.trick[seat] = Some(play);
+        self.trick[seat] = cards;
+        self.trick_state[seat] = i8::from(kind != PASS);
         if leading {
-            self.trick.fill(None);
+            self.end_trick();
         }
         if self.keep > 0 {
-            if self.recent.len() == self.keep {
-                self.recent.pop_back();
+            self.start = self.start.checked_sub(1).unwrap_or(self.keep - 1);
+            for q in [self.start, self.start + self.keep] {
+                self.recent_cards[q] = cards;
+                self.recent_kind[q] = kind;
+                self.recent_seat[q] = seat as i8;
             }
-            self.recent.push_front((seat, play));
         }
     }
+
+    /// The ring's current run, most recent first: cards, kinds, seats.
+    fn recent(&self) -> (&[[u8; SLOTS]], &[i8], &[i8]) {
+        let run = self.start..self.start + self.keep;
+        (
+            &self.recent_cards[run.clone()],
+            &self.recent_kind[run.clone()],
+            &self.recent_seat[run],
+        )
+    }
+}
+
+/// Values kept by absolute seat into `out` relative to `seat`: entry `j`
+/// is seat `(seat + j) % n`, the seats from `seat` on, then those before.
+/// An element at a time, not as two slice copies: the pieces are a few
+/// bytes long, and a copy of a length known only when running is a call.
+#[inline]
+fn rotate<T: Copy>(out: &mut [T], by_seat: &[T], seat: usize) {
+    let later = by_seat[seat..].iter().chain(&by_seat[..seat]);
+    for (o, v) in out.iter_mut().zip(later) {
+        *o = *v;
+    }
+}
+
+/// `rotate` of 16-slot rows.
+#[inline]
+fn rotate_rows(out: &mut [u8], by_seat: &[[u8; SLOTS]], seat: usize) {
+    rotate(out.as_chunks_mut::<SLOTS>().0, by_seat, seat);
 }
 
 /// Fill `row` with what the seat to act at `table` may know.
@@ -110,24 +166,24 @@ pub fn write(
     // Both stay below 2n, so one subtraction stands for `% n` (a division
     // per use, many times a step).
     let wrap = |x: usize| if x >= n { x - n } else { x };
-    let abs = |j: usize| wrap(seat + j);
     let rel = |s: usize| wrap(s + n - seat) as i8;
     row.seat[0] = seat as i8;
     row.phase[0] = phase_id(core.phase);
     *slot_row(row.hand, 0) = core.hands[seat].counts.0;
-    for j in 0..n {
-        let s = abs(j);
-        row.cards_left[j] = core.hands[s].len() as i16;
-        *slot_row(row.played, j) = log.played[s].0;
-        let (state, cards) = match log.trick[s] {
-            None => (-1, Cards::EMPTY),
-            Some(None) => (0, Cards::EMPTY),
-            Some(Some(m)) => (1, m.cards),
-        };
-        row.trick_state[j] = state;
-        *slot_row(row.trick, j) = cards.0;
-        row.seen[j] = false;
-        *slot_row(row.seen_hands, j) = [0; SLOTS];
+    let hands = core.hands[seat..].iter().chain(&core.hands[..seat]);
+    for (left, hand) in row.cards_left.iter_mut().zip(hands) {
+        *left = hand.len() as i16;
+    }
+    rotate_rows(row.played, &log.played, seat);
+    rotate_rows(row.trick, &log.trick, seat);
+    rotate(row.trick_state, &log.trick_state, seat);
+    // Element loops again (not `fill`, a call for a few bytes).
+    for (seen, hand) in row
+        .seen
+        .iter_mut()
+        .zip(row.seen_hands.as_chunks_mut::<SLOTS>().0)
+    {
+        (*seen, *hand) = (false, [0; SLOTS]);
     }
     for s in family.hands_seen_by(core, seat) {
         let j = rel(s) as usize;
@@ -159,31 +215,18 @@ pub fn write(
             row.to_beat_seat[0] = -1;
         }
     }
-    // The log's plays in order (walked, not indexed: a deque's index
-    // costs a wrap per lookup), then empty rows.
-    let mut kept = log.recent.iter();
-    for i in 0..row.recent_seat.len() {
-        let cells = slot_row(row.recent, i);
-        match kept.next() {
-            Some((s, play)) => {
-                row.recent_seat[i] = rel(*s);
-                match play {
-                    Some(m) => {
-                        *cells = m.cards.0;
-                        row.recent_kind[i] = describe_play(m).0;
-                    }
-                    None => {
-                        *cells = [0; SLOTS];
-                        row.recent_kind[i] = PASS;
-                    }
-                }
-            }
-            None => {
-                *cells = [0; SLOTS];
-                row.recent_seat[i] = -1;
-                row.recent_kind[i] = -1;
-            }
-        }
+    let (cards, kinds, seats) = log.recent();
+    row.recent.copy_from_slice(cards.as_flattened());
+    row.recent_kind.copy_from_slice(kinds);
+    // Each absolute seat's relative one, looked up: an empty slot's -1
+    // reads entry 15 (-1 & 15), which no seat has (six at most). No
+    // arithmetic or check per entry.
+    let mut rel_of = [-1i8; 16];
+    for (s, r) in rel_of.iter_mut().enumerate().take(n.min(15)) {
+        *r = rel(s);
+    }
+    for (out, &s) in row.recent_seat.iter_mut().zip(seats) {
+        *out = rel_of[usize::from(s as u8 & 15)];
     }
     if !roles.is_empty() && !roles.write_ints(core, family, seat, row.roles) {
         // Nulls rather than `clear`: the map keeps its keys and nodes from

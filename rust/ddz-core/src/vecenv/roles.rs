@@ -52,12 +52,47 @@ pub fn is_seat_key(key: &str) -> bool {
 pub struct RoleColumns {
     pub keys: Vec<String>,
     seat_key: Vec<bool>,
+    /// `(address, length, column)` of the key literals a family's
+    /// `observe_ints` names (`learn`): a key is found by its address, with
+    /// no string compared, at every step. Only a shortcut: a key not
+    /// listed is looked up by its text.
+    literals: Vec<(usize, usize, usize)>,
 }
 
 impl RoleColumns {
     pub fn new(keys: Vec<String>) -> RoleColumns {
         let seat_key = keys.iter().map(|k| is_seat_key(k)).collect();
-        RoleColumns { keys, seat_key }
+        RoleColumns {
+            keys,
+            seat_key,
+            literals: Vec::new(),
+        }
+    }
+
+    /// Note the key literals `family`'s `observe_ints` names for each seat
+    /// of `t` (see `literals`).
+    pub fn learn(&mut self, t: &Core, family: &dyn Family) {
+        let mut seen = Vec::new();
+        for seat in 0..t.players() {
+            family.observe_ints(t, seat, &mut |key, _| {
+                if let Some(j) = self.keys.iter().position(|k| k == key) {
+                    seen.push((key.as_ptr() as usize, key.len(), j));
+                }
+            });
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        self.literals = seen;
+    }
+
+    /// The column of `key`.
+    #[inline]
+    fn column(&self, key: &'static str) -> Option<usize> {
+        let at = (key.as_ptr() as usize, key.len());
+        match self.literals.iter().find(|l| (l.0, l.1) == at) {
+            Some(l) => Some(l.2),
+            None => self.keys.iter().position(|k| k == key),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -103,7 +138,7 @@ impl RoleColumns {
         let mut given = [0i16; MAX_INT_KEYS];
         let mut seen = 0u32;
         let ok = family.observe_ints(t, viewer, &mut |key, v| {
-            let Some(j) = self.keys.iter().position(|k| k == key) else {
+            let Some(j) = self.column(key) else {
                 return;
             };
             seen |= 1 << j;
@@ -141,7 +176,7 @@ fn seat_from(viewer: usize, players: usize) -> impl Fn(u64) -> i16 {
     }
 }
 
-fn number(x: i64, seat: bool, rel: &dyn Fn(u64) -> i16) -> i16 {
+fn number<F: Fn(u64) -> i16 + ?Sized>(x: i64, seat: bool, rel: &F) -> i16 {
     if seat && x >= 0 {
         rel(x as u64)
     } else {
