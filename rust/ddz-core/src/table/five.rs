@@ -200,6 +200,11 @@ impl Family for FivePlayer {
         }
     }
 
+    /// Play reads the marked card's copies alone.
+    fn plays_read_ranks(&self) -> u32 {
+        1 << self.marked.slot
+    }
+
     fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, cards: &[Card]) {
         match m.kind {
             Kind::Bomb if m.length >= t.rules().doubling_bomb => t

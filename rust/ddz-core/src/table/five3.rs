@@ -326,6 +326,11 @@ impl Family for FivePlayer3Deck {
         }
     }
 
+    /// Play reads the called card's copies alone (chosen before play).
+    fn plays_read_ranks(&self) -> u32 {
+        self.called.map_or(0, |c| 1 << c.slot)
+    }
+
     fn on_play(&mut self, _t: &mut Core, seat: usize, _m: &Move, cards: &[Card]) {
         let Some(called) = self.called else { return };
         if self.revealed || !cards.contains(&called) {

@@ -151,7 +151,8 @@ pub trait Family: Send + Sync {
     fn apply(&mut self, t: &mut Core, seat: usize, action: Action);
 
     /// After `seat` played `m` (the physical `cards`, already out of the
-    /// hand). The family may end the deal here.
+    /// hand; on a table that keeps no record, only those of the ranks
+    /// `plays_read_ranks` names). The family may end the deal here.
     fn on_play(&mut self, _t: &mut Core, _seat: usize, _m: &Move, _cards: &[Card]) {}
 
     /// Do counts suffice: the family is dealt by the default `deal`, its
@@ -162,11 +163,18 @@ pub trait Family: Send + Sync {
         false
     }
 
-    /// Does play read a suit (`cards` in `on_play`, a hand's suits)? If
-    /// not, a table that keeps no record takes each play from the hand as
-    /// counts only, even where the deal itself is physical.
-    fn plays_read_suits(&self) -> bool {
-        !self.counts_suffice()
+    /// The ranks whose suits play reads (`cards` in `on_play`, a hand's
+    /// suits), as a mask of slots; asked at each play, it must not change
+    /// once play has begun. A table that keeps no record follows the suits
+    /// of these ranks only: the other ranks leave the hands as counts, and
+    /// `on_play` gets the cards of these ranks alone. Every rank by default
+    /// (none where the counts suffice).
+    fn plays_read_ranks(&self) -> u32 {
+        if self.counts_suffice() {
+            0
+        } else {
+            u32::MAX
+        }
     }
 
     /// The result once `winner` has emptied their hand.
@@ -392,8 +400,6 @@ pub struct Table {
     /// Deal and follow the hands as counts only (no record, and a family
     /// whose counts suffice)?
     counts_only: bool,
-    /// Plays are taken from the hands as counts only (no suits followed).
-    plays_counted: bool,
     /// The rule set's physical deck, unshuffled, and the deck being dealt
     /// (kept from deal to deal when dealing counts only).
     fresh_deck: Vec<Card>,
@@ -461,7 +467,6 @@ impl Table {
             ordered: false,
             recording: true,
             counts_only: false,
-            plays_counted: false,
             fresh_deck: deal::physical_deck(rules),
             deck: Vec::new(),
         };
@@ -489,7 +494,6 @@ impl Table {
     fn restart_recording(&mut self, rng: Rng, recording: bool) {
         self.recording = recording;
         self.counts_only = !recording && self.family.counts_suffice();
-        self.plays_counted = !recording && !self.family.plays_read_suits();
         self.rng = rng;
         self.queued.clear();
         self.deals.clear();
@@ -785,10 +789,11 @@ impl Table {
         match action {
             Action::Play(m) => {
                 let hand = &mut self.core.hands[seat];
-                if self.plays_counted {
-                    hand.take_counts(&m.cards);
-                } else {
+                if self.recording || !named.is_empty() {
                     hand.take(&m.cards, named, &mut self.cards);
+                } else {
+                    let followed = self.family.plays_read_ranks();
+                    hand.take_lowest(&m.cards, followed, &mut self.cards);
                 }
                 let range = start..self.cards.len() as u32;
                 if self.recording {

@@ -158,7 +158,7 @@ impl Hand {
     }
 
     /// A hand of `cards` as counts only, no suits followed (see
-    /// `take_counts`).
+    /// `take_lowest`).
     pub(crate) fn counted(cards: &[Card]) -> Hand {
         Hand {
             counts: super::deal::count(cards),
@@ -236,14 +236,28 @@ impl Hand {
                 taken.push(c);
             }
         }
+        self.take_lowest(&wanted, u32::MAX, taken);
+        if !named.is_empty() {
+            // Without named copies, slot then suit order is already sorted.
+            taken[start..].sort_unstable();
+        }
+    }
+
+    /// Take `cards` (counts the hand holds), the lowest suits first, but
+    /// follow the suits only of the ranks in `followed` (a mask of slots):
+    /// the other ranks leave by counts, their suits left stale, and only the
+    /// followed ranks' cards are pushed to `taken`, low to high. For a table
+    /// that shows no hand and reads only those ranks' suits
+    /// (`Table::restart_unrecorded`); `u32::MAX` follows every rank.
+    pub(crate) fn take_lowest(&mut self, cards: &Cards, followed: u32, taken: &mut Vec<Card>) {
         // Only the ranks the play takes (a few of the sixteen): every play
         // of every deal comes through here.
-        let mut present = wanted.mask_at_least(1);
+        let mut present = cards.mask_at_least(1) & followed;
+        self.counts = self.counts - *cards;
         while present != 0 {
             let slot = present.trailing_zeros() as usize;
             present &= present - 1;
-            let n = wanted.0[slot];
-            self.counts.0[slot] -= n;
+            let n = cards.0[slot];
             if slot > TWO {
                 taken.extend(std::iter::repeat_n(card(slot, 0), n as usize));
                 continue;
@@ -261,17 +275,6 @@ impl Hand {
                 }
             }
         }
-        if !named.is_empty() {
-            // Without named copies, slot then suit order is already sorted.
-            taken[start..].sort_unstable();
-        }
-    }
-
-    /// Take `cards` by counts only, the suits left as they were (stale):
-    /// for a table that shows no hand and reads no suits
-    /// (`Table::restart_unrecorded`).
-    pub(crate) fn take_counts(&mut self, cards: &Cards) {
-        self.counts = self.counts - *cards;
     }
 
     fn remove(&mut self, c: Card) {
@@ -309,6 +312,39 @@ mod tests {
             want.sort_unstable();
             sort_cards(&mut hand);
             assert_eq!(hand, want);
+        }
+    }
+
+    #[test]
+    fn following_some_ranks_takes_what_following_all_takes_of_them() {
+        // An unrecorded table follows only the ranks play reads: those
+        // ranks' suits and cards must be what the whole hand gives.
+        let rules = crate::rules::Rules::preset("six-player-3v3").unwrap();
+        let mut deck = super::super::deal::physical_deck(&rules);
+        let mut rng = super::super::Rng(11);
+        for round in 0..200 {
+            rng.shuffle(&mut deck);
+            let cards = &deck[..40];
+            let (mut all, mut some) = (Hand::of(cards), Hand::of(cards));
+            let followed = 1u32 << (round % 13);
+            while !all.is_empty() {
+                // Up to two copies of each rank held, at random.
+                let mut play = Cards::EMPTY;
+                for slot in 0..SLOTS {
+                    play.0[slot] = all.counts.get(slot).min(rng.below(3) as u8);
+                }
+                if play.is_empty() {
+                    play = all.counts;
+                }
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                all.take(&play, &[], &mut a);
+                some.take_lowest(&play, followed, &mut b);
+                a.retain(|c| followed & (1 << c.slot) != 0);
+                assert_eq!(a, b);
+                assert_eq!(all.counts, some.counts);
+                let slot = round % 13;
+                assert_eq!(all.suits[slot], some.suits[slot]);
+            }
         }
     }
 

@@ -477,8 +477,8 @@ impl Family for Marked {
     }
 
     /// The eighth joker's kill takes a joker, which has no suit.
-    fn plays_read_suits(&self) -> bool {
-        false
+    fn plays_read_ranks(&self) -> u32 {
+        0
     }
 
     fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, _cards: &[Card]) {

@@ -446,6 +446,11 @@ impl Family for ThreeVThree {
         }
     }
 
+    /// Play reads the marked card's copies alone.
+    fn plays_read_ranks(&self) -> u32 {
+        1 << self.marked.slot
+    }
+
     fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, cards: &[Card]) {
         if self.hidden.contains(&seat)
             && !self.revealed.contains(&seat)
