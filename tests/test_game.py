@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import copy
 import random
+from copy import deepcopy
 
 import pytest
 from game_helpers import check_hidden_swap, check_same_seed_replays, finish, views_in_random_deals
@@ -231,9 +231,9 @@ def test_dropped_observation_dicts_changed_anyhow_never_show_in_the_next(preset:
         while g.phase != "over":
             seat = rng.randrange(g.rules.players) if rng.random() < 0.3 else g.to_act
             obs = g.observation(seat)
-            want = copy.deepcopy(obs)
+            want = deepcopy(obs)
             _change_dict(obs, rng, held)
-            kept = [(item, copy.deepcopy(item)) for item in held[-3:]]
+            kept = [(item, deepcopy(item)) for item in held[-3:]]
             del obs
             assert g.observation(seat) == want
             assert list(g.observation(seat)) == list(want)
