@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from copy import deepcopy
 
 import pytest
 from game_helpers import check_hidden_swap, check_same_seed_replays, finish, views_in_random_deals
@@ -190,3 +191,53 @@ def test_history_lists_handed_out_again_read_as_made_afresh(preset: str) -> None
         for seat in range(g.rules.players):  # some families show more at the end
             want = [[s, a] for s, a in g.history if g.flow.visible(seat, s, a)]
             assert g.observation(seat)["history"] == want
+
+
+def _change_dict(obs: dict, rng: random.Random, held: list) -> None:
+    """One change a caller could make to an observation before dropping it."""
+    key = rng.choice(list(obs))
+    value = obs[key]
+    change = rng.randrange(7)
+    if change == 0:
+        obs[key] = "changed"
+    elif change == 1:
+        del obs[key]
+        obs[key] = value  # same keys, another order
+    elif change == 2:
+        obs["extra"] = 1
+    elif change == 3:
+        held.append(value)  # kept past the dict
+    elif isinstance(value, list) and value and change == 4:
+        value[0] = "changed"
+    elif isinstance(value, list) and value and change == 5:
+        held.append(value[0])
+        if isinstance(value[0], list):
+            value[0].append("extra")
+    elif isinstance(value, (list, dict)) and change == 6:
+        value.clear()
+    else:
+        held.append(dict(obs))  # a copy holding every value
+
+
+@pytest.mark.parametrize("preset", ["classic", "laizi", "five-player", "six-player-2v4"])
+def test_dropped_observation_dicts_changed_anyhow_never_show_in_the_next(preset: str) -> None:
+    """A dropped observation's dict and lists may be filled again; whatever
+    was done to them, the next observation reads as one made afresh, and
+    nothing still held changes."""
+    rng = random.Random(preset)
+    held: list = []
+    for seed in range(3):
+        g = ddz.Game(preset, seed=seed)
+        while g.phase != "over":
+            seat = rng.randrange(g.rules.players) if rng.random() < 0.3 else g.to_act
+            obs = g.observation(seat)
+            want = deepcopy(obs)
+            _change_dict(obs, rng, held)
+            kept = [(item, deepcopy(item)) for item in held[-3:]]
+            del obs
+            assert g.observation(seat) == want
+            assert list(g.observation(seat)) == list(want)
+            for item, was in kept:
+                assert item == was
+            legal = g.legal_actions()
+            g.step(legal[rng.randrange(len(legal))])

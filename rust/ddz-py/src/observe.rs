@@ -5,6 +5,7 @@
 //! only what is new.
 
 use pyo3::ffi;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -144,6 +145,8 @@ pub(crate) struct HistoryLists {
     last: Option<usize>,
     /// Scratch: the history indices a seat sees now.
     visible: Vec<usize>,
+    /// Each seat as a Python int, for comparing kept entries' seats.
+    seat_ints: Vec<Py<PyAny>>,
 }
 
 #[derive(Default)]
@@ -194,13 +197,17 @@ impl HistoryLists {
             let mut kept = std::mem::take(&mut self.seats[from]);
             let list = kept.list.take().map(|l| l.into_bound(py));
             let list = list.expect("a reusable slot holds a list");
-            // Seats are small ints, which CPython keeps one object each of.
-            let seats: Vec<_> = (0..table.rules().players as usize)
-                .map(|s| s.into_pyobject(py).unwrap_or_else(|e| match e {}))
-                .collect();
+            if self.seat_ints.len() < table.rules().players as usize {
+                let seats = 0..table.rules().players as usize;
+                let ints = seats.map(|s| {
+                    s.into_pyobject(py)
+                        .map_or_else(|e| match e {}, |s| s.into_any().unbind())
+                });
+                self.seat_ints = ints.collect();
+            }
             for (at, &i) in kept.indices.iter().enumerate() {
-                let seat = &seats[history[i].0];
-                if !entry_intact(&list, at, seat.as_any(), &self.texts[i]) {
+                let seat = self.seat_ints[history[i].0].as_ptr();
+                if !pair_intact(&list, at, seat, self.texts[i].as_ptr()) {
                     list.set_item(at, entry(i)?)?;
                 }
             }
@@ -240,13 +247,13 @@ impl HistoryLists {
     }
 }
 
-/// Is item `at` of `list` (which has it) an entry only `list` holds,
-/// still exactly `[seat, text]` as handed out?
-fn entry_intact(
+/// Is item `at` of `list` (which has it) a pair only `list` holds, still
+/// exactly `[first, second]` as handed out?
+fn pair_intact(
     list: &Bound<'_, PyList>,
     at: usize,
-    seat: &Bound<'_, PyAny>,
-    text: &Py<PyString>,
+    first: *mut ffi::PyObject,
+    second: *mut ffi::PyObject,
 ) -> bool {
     // Checked for every kept entry at every step, so read without taking
     // references. SAFETY: `at` is within `list` (the caller checked its
@@ -256,8 +263,8 @@ fn entry_intact(
         ffi::Py_REFCNT(item) == 1
             && ffi::PyList_CheckExact(item) != 0
             && ffi::PyList_GET_SIZE(item) == 2
-            && ffi::PyList_GET_ITEM(item, 0) == seat.as_ptr()
-            && ffi::PyList_GET_ITEM(item, 1) == text.as_ptr()
+            && ffi::PyList_GET_ITEM(item, 0) == first
+            && ffi::PyList_GET_ITEM(item, 1) == second
     }
 }
 
@@ -291,13 +298,9 @@ pub(crate) const KEYS: [&str; 12] = [
 /// A dict of [`KEYS`] (interned) to None, and the keys as strs.
 static TEMPLATE: PyOnceLock<(Py<PyDict>, Vec<Py<PyString>>)> = PyOnceLock::new();
 
-/// A new dict of [`KEYS`] to `values`: a copy of the template (one copy
-/// of its table, no rehashing), each value then set in place.
-pub(crate) fn first_keys<'py>(
-    py: Python<'py>,
-    values: [Bound<'py, PyAny>; KEYS.len()],
-) -> PyResult<Bound<'py, PyDict>> {
-    let (template, keys) = TEMPLATE.get_or_try_init(py, || -> PyResult<_> {
+/// The template and its keys, made at the first call.
+fn template(py: Python<'_>) -> PyResult<&(Py<PyDict>, Vec<Py<PyString>>)> {
+    TEMPLATE.get_or_try_init(py, || -> PyResult<_> {
         let d = PyDict::new(py);
         let keys: Vec<Py<PyString>> = KEYS
             .iter()
@@ -307,7 +310,16 @@ pub(crate) fn first_keys<'py>(
             d.set_item(k.bind(py), py.None())?;
         }
         Ok((d.unbind(), keys))
-    })?;
+    })
+}
+
+/// A new dict of [`KEYS`] to `values`: a copy of the template (one copy
+/// of its table, no rehashing), each value then set in place.
+pub(crate) fn first_keys<'py>(
+    py: Python<'py>,
+    values: [Bound<'py, PyAny>; KEYS.len()],
+) -> PyResult<Bound<'py, PyDict>> {
+    let (template, keys) = template(py)?;
     let d = template.bind(py).copy()?;
     for (k, v) in keys.iter().zip(values) {
         d.set_item(k.bind(py), v)?;
@@ -332,10 +344,13 @@ impl StaticStrs {
 }
 
 /// One stake event as `Game` shows it: `["bomb", 2]`, `["double", "+1"]`.
+/// With `kept`, a list whose item `at` may be that entry already: an
+/// entry only that list holds, unchanged, is given again.
 pub(crate) fn event<'py>(
     py: Python<'py>,
     names: &mut StaticStrs,
     e: &Event,
+    kept: Option<(&Bound<'py, PyList>, usize)>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let value = match e.effect {
         Effect::Times(k) => k
@@ -344,7 +359,145 @@ pub(crate) fn event<'py>(
         Effect::Plus(k) => PyString::new(py, &format!("+{k}")).into_any(),
     };
     let name = names.get(py, e.name).into_any();
+    if let Some((list, at)) = kept {
+        if at < list.len() && pair_intact(list, at, name.as_ptr(), value.as_ptr()) {
+            return list.get_item(at);
+        }
+    }
     new_list(py, [name, value].into_iter()).map(Bound::into_any)
+}
+
+/// Make `list` hold `items`, in order, setting only the slots that differ.
+pub(crate) fn refill_list<'py>(
+    list: &Bound<'py, PyList>,
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let mut at = 0;
+    for item in items {
+        if at == list.len() {
+            list.append(item)?;
+        // SAFETY: `at` is within the list (checked just above).
+        } else if unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), at as ffi::Py_ssize_t) }
+            != item.as_ptr()
+        {
+            list.set_item(at, item)?;
+        }
+        at += 1;
+    }
+    if at < list.len() {
+        list.del_slice(at, list.len())?;
+    }
+    Ok(())
+}
+
+/// The last observation dict a table handed out. Once nothing else holds
+/// it, the next observation fills it again in place, and the lists in it
+/// nothing else holds: a loop that drops each observation then makes no
+/// dict and almost no list a step (fewer allocations, collections and
+/// cache misses). A dict or list anyone else can see is never reused.
+#[derive(Default)]
+pub(crate) struct KeptDict(Option<Py<PyDict>>);
+
+/// A dropped observation dict taken back, and those of its values that
+/// only it held (None: make that value afresh).
+pub(crate) struct Refill<'py> {
+    pub(crate) dict: Bound<'py, PyDict>,
+    /// The dict's keys and values in order, as found (compared, not read).
+    pub(crate) slots: Vec<(*mut ffi::PyObject, *mut ffi::PyObject)>,
+    pub(crate) hand_sizes: Option<Bound<'py, PyList>>,
+    pub(crate) seen_hands: Option<Bound<'py, PyDict>>,
+    pub(crate) events: Option<Bound<'py, PyList>>,
+    pub(crate) legal: Option<Bound<'py, PyList>>,
+}
+
+/// Where [`KEYS`] puts the values a refill reuses.
+const HAND_SIZES: usize = 5;
+const SEEN_HANDS: usize = 7;
+const HISTORY: usize = 8;
+const EVENTS: usize = 10;
+
+impl KeptDict {
+    /// Keep `dict`, the observation just handed out.
+    pub(crate) fn keep(&mut self, dict: &Bound<'_, PyDict>) {
+        self.0 = Some(dict.clone().unbind());
+    }
+
+    /// The kept dict, if nothing else holds it and its keys are still
+    /// [`KEYS`], then `roles`, then `legal_actions` when `with_legal`, in
+    /// that order (a dict changed otherwise is dropped). Its `history` is
+    /// set to None, so the list there is free for [`HistoryLists`].
+    pub(crate) fn take_back<'py>(
+        &mut self,
+        py: Python<'py>,
+        roles: impl Iterator<Item = *mut ffi::PyObject>,
+        with_legal: bool,
+    ) -> PyResult<Option<Refill<'py>>> {
+        let Some(dict) = self.0.take().map(|d| d.into_bound(py)) else {
+            return Ok(None);
+        };
+        if !held_once(dict.as_any()) {
+            return Ok(None);
+        }
+        let (_, keys) = template(py)?;
+        let legal = with_legal.then(|| intern!(py, "legal_actions").as_ptr());
+        let mut want = keys.iter().map(|k| k.as_ptr()).chain(roles).chain(legal);
+        let mut values = Vec::with_capacity(KEYS.len() + 4);
+        // SAFETY: walks a live dict without changing it; the pointers
+        // read are borrowed from it, and it is alive (we hold it).
+        unsafe {
+            let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+            while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut k, &mut v) != 0 {
+                if want.next() != Some(k) {
+                    return Ok(None);
+                }
+                values.push((k, v));
+            }
+        }
+        if want.next().is_some() {
+            return Ok(None);
+        }
+        // A value only the dict holds, if it is exactly a list (or dict).
+        let only = |at: usize, exact: unsafe fn(*mut ffi::PyObject) -> std::os::raw::c_int| {
+            let v = values[at].1;
+            // SAFETY: `v` is a live value of the dict, which we hold.
+            unsafe {
+                (ffi::Py_REFCNT(v) == 1 && exact(v) != 0).then(|| Bound::from_borrowed_ptr(py, v))
+            }
+        };
+        let lists = |at| only(at, ffi::PyList_CheckExact).and_then(|v| v.cast_into().ok());
+        let mut refill = Refill {
+            hand_sizes: lists(HAND_SIZES),
+            seen_hands: only(SEEN_HANDS, ffi::PyDict_CheckExact).and_then(|v| v.cast_into().ok()),
+            events: lists(EVENTS),
+            legal: with_legal.then(|| lists(values.len() - 1)).flatten(),
+            dict,
+            slots: values,
+        };
+        refill.dict.set_item(keys[HISTORY].bind(py), py.None())?;
+        refill.slots[HISTORY].1 = py.None().as_ptr();
+        Ok(Some(refill))
+    }
+}
+
+impl<'py> Refill<'py> {
+    /// Set the dict's values, in its key order, where they differ from
+    /// what it held when taken back.
+    pub(crate) fn fill(
+        dict: Bound<'py, PyDict>,
+        slots: &[(*mut ffi::PyObject, *mut ffi::PyObject)],
+        values: impl Iterator<Item = Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        for (&(k, was), value) in slots.iter().zip(values) {
+            // SAFETY: `k` is a key of the dict, alive while it is; `was`
+            // is only compared.
+            if value.as_ptr() != was
+                && unsafe { ffi::PyDict_SetItem(dict.as_ptr(), k, value.as_ptr()) } < 0
+            {
+                return Err(PyErr::fetch(dict.py()));
+            }
+        }
+        Ok(dict)
+    }
 }
 
 /// The spelling of each seat's hand and of the kitty, kept while they

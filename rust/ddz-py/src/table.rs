@@ -3,7 +3,9 @@
 
 use crate::convert::value_error;
 use crate::errors::{card_error, illegal_action, Detail};
-use crate::observe::{history_entry, CardTexts, HistoryLists, StaticStrs};
+use crate::observe::{
+    history_entry, new_list, refill_list, CardTexts, HistoryLists, KeptDict, Refill, StaticStrs,
+};
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, IntRole, Observation, Phase, Table};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -187,7 +189,8 @@ pub(crate) fn observation_to_py<'py>(
     };
     let preset = PyString::new(py, preset);
     let names = &mut StaticStrs::default();
-    observation_dict(py, obs, &preset, history, roles.into_iter(), cards, names)
+    let d = observation_dict(py, obs, &preset, history, roles, cards, names, None)?;
+    Ok(d.into_any())
 }
 
 /// An observation's own hand and, when it may see it, the kitty, spelled.
@@ -198,16 +201,19 @@ struct Spelled<'py> {
 
 /// The dict of `obs`, its history, roles and cards already built. Every
 /// observation has the same first keys in the same order, so it starts as a
-/// copy of a template holding them (no rehashing while it fills).
+/// copy of a template holding them (no rehashing while it fills), or as a
+/// dropped observation's dict taken back (`refill`), filled again in place.
+#[allow(clippy::too_many_arguments)]
 fn observation_dict<'py>(
     py: Python<'py>,
     obs: &Observation,
     preset: &Bound<'py, PyString>,
     history: Bound<'py, PyList>,
-    roles: impl Iterator<Item = (Bound<'py, PyString>, Bound<'py, PyAny>)>,
+    roles: Vec<(Bound<'py, PyString>, Bound<'py, PyAny>)>,
     cards: Spelled<'py>,
     names: &mut StaticStrs,
-) -> PyResult<Bound<'py, PyAny>> {
+    refill: Option<Refill<'py>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
     let Ok(seat) = obs.seat.into_pyobject(py);
     let Ok(to_act) = obs.to_act.into_pyobject(py);
@@ -220,44 +226,78 @@ fn observation_dict<'py>(
     let texts = crate::observe::action_texts(py, &mut plays);
     let mut texts = texts.into_iter();
     let to_beat = obs.to_beat.map(|_| texts.next());
-    let seen = PyDict::new(py);
+    let (dict, seen_kept, mut kept) = match refill {
+        Some(r) => (
+            Some((r.dict, r.slots)),
+            r.seen_hands,
+            [r.hand_sizes, r.events, r.legal],
+        ),
+        None => (None, None, [None, None, None]),
+    };
+    let [kept_sizes, kept_events, kept_legal] = &mut kept;
+    let seen = match seen_kept {
+        Some(d) => {
+            if !d.is_empty() {
+                d.clear();
+            }
+            d
+        }
+        None => PyDict::new(py),
+    };
     for (s, h) in &obs.seen_hands {
         seen.set_item(s.to_string(), text(h))?;
     }
-    let events = obs
-        .events
-        .iter()
-        .map(|e| crate::observe::event(py, names, e));
+    let events = obs.events.iter().enumerate().map(|(at, e)| {
+        let kept = kept_events.as_ref().map(|l| (l, at));
+        crate::observe::event(py, names, e, kept)
+    });
     let events = events.collect::<PyResult<Vec<_>>>()?;
     let result = match &obs.result {
         Some(r) => to_py(py, &r.to_json())?,
         None => py.None().into_bound(py),
     };
     let none = || py.None().into_bound(py);
-    use crate::observe::new_list;
+    let list = |kept: &mut Option<Bound<'py, PyList>>,
+                items: &mut dyn ExactSizeIterator<Item = Bound<'py, PyAny>>|
+     -> PyResult<Bound<'py, PyAny>> {
+        match kept.take() {
+            Some(l) => {
+                refill_list(&l, items)?;
+                Ok(l.into_any())
+            }
+            None => Ok(new_list(py, items)?.into_any()),
+        }
+    };
     let first: [Bound<'py, PyAny>; crate::observe::KEYS.len()] = [
         seat.into_any(),
         preset.clone().into_any(),
         phase_name(py, obs.phase).clone().into_any(),
         to_act.into_any(),
         cards.hand.into_any(),
-        new_list(py, sizes)?.into_any(),
+        list(kept_sizes, &mut sizes.into_iter())?,
         cards.kitty.map_or_else(none, Bound::into_any),
         seen.into_any(),
         history.into_any(),
         to_beat.flatten().map_or_else(none, Bound::into_any),
-        new_list(py, events.into_iter())?.into_any(),
+        list(kept_events, &mut events.into_iter())?,
         result,
     ];
+    let legal = match obs.legal {
+        Some(_) => Some(list(kept_legal, &mut texts.map(Bound::into_any))?),
+        None => None,
+    };
+    if let Some((d, slots)) = dict {
+        let values = first.into_iter().chain(roles.into_iter().map(|(_, v)| v));
+        return Refill::fill(d, &slots, values.chain(legal));
+    }
     let d = crate::observe::first_keys(py, first)?;
     for (k, v) in roles {
         d.set_item(k, v)?;
     }
-    if obs.legal.is_some() {
-        let words = new_list(py, texts.map(Bound::into_any))?;
+    if let Some(words) = legal {
         d.set_item(intern!(py, "legal_actions"), words)?;
     }
-    Ok(d.into_any())
+    Ok(d)
 }
 
 /// A phase's name as an interned Python str (read at every step).
@@ -296,6 +336,9 @@ pub struct PyTable {
     card_texts: CardTexts,
     /// The preset's name, made once for every observation.
     preset: Py<PyString>,
+    kept: KeptDict,
+    /// Scratch: the family's int roles of an observation.
+    int_roles: Vec<(&'static str, IntRole)>,
 }
 
 /// `IllegalAction` for `given` (the action as the caller wrote it), with
@@ -341,6 +384,8 @@ impl PyTable {
             names: StaticStrs::default(),
             card_texts: CardTexts::default(),
             preset,
+            kept: KeptDict::default(),
+            int_roles: Vec::new(),
         })
     }
 
@@ -351,9 +396,10 @@ impl PyTable {
         ddz_core::Rules::preset(preset).is_ok()
     }
 
+    /// The phase's name, one interned str each (read at every step).
     #[getter]
-    fn phase(&self) -> &'static str {
-        self.table.phase().name()
+    fn phase<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        phase_name(py, self.table.phase()).clone()
     }
 
     #[getter]
@@ -412,9 +458,9 @@ impl PyTable {
                 ))
             })?;
         let obs = self.table.observation_bare(seat);
-        let history = self.history_lists.list(py, &self.table, seat)?;
         let (table, core) = (&self.table, self.table.core());
-        let mut ints: Vec<(&'static str, IntRole)> = Vec::new();
+        let mut ints = std::mem::take(&mut self.int_roles);
+        ints.clear();
         let family = table.family();
         let roles = if family.observe_ints(core, seat, &mut |k, v| ints.push((k, v))) {
             // In the order of the JSON map (its keys sorted).
@@ -429,9 +475,8 @@ impl PyTable {
                     .into_pyobject(py)
                     .map_or_else(|e| match e {}, Bound::into_any),
             };
-            ints.into_iter()
-                .map(|(k, v)| (keys.get(py, k), value(v)))
-                .collect::<Vec<_>>()
+            let roles = ints.iter().map(|&(k, v)| (keys.get(py, k), value(v)));
+            roles.collect::<Vec<_>>()
         } else {
             let mut map = serde_json::Map::new();
             family.observe(core, seat, &mut map);
@@ -440,6 +485,11 @@ impl PyTable {
                 .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
             roles.collect::<PyResult<Vec<_>>>()?
         };
+        self.int_roles = ints;
+        let role_keys = roles.iter().map(|(k, _)| k.as_ptr());
+        let refill = self.kept.take_back(py, role_keys, obs.legal.is_some())?;
+        let history = self.history_lists.list(py, &self.table, seat)?;
+        let core = self.table.core();
         let texts = &mut self.card_texts;
         let cards = Spelled {
             hand: texts.hand(py, seat, &core.hands[seat]),
@@ -447,7 +497,9 @@ impl PyTable {
         };
         let preset = self.preset.bind(py);
         let names = &mut self.names;
-        observation_dict(py, &obs, preset, history, roles.into_iter(), cards, names)
+        let d = observation_dict(py, &obs, preset, history, roles, cards, names, refill)?;
+        self.kept.keep(&d);
+        Ok(d.into_any())
     }
 
     #[getter]
