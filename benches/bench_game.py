@@ -1,6 +1,7 @@
 """Decisions per second of a deal driven from Python, ddz.Game against pyspiel.
 
-    python benches/bench_game.py [--seconds S]
+    python benches/bench_game.py [--seconds S] [--rounds R]
+    python benches/bench_game.py --engine ddz|pyspiel --decisions N [--no-observe]
 
 Both engines play random classic deals in this process, one decision at a
 time: `legal_actions()`, a uniformly random choice, `step()` (pyspiel:
@@ -14,12 +15,18 @@ The two engines take turns in short slices (`--rounds` of each, the order
 swapped every round), and the ratio printed is the median of the rounds'
 ratios, with their range: this machine's speed drifts by a third from one
 second to the next, and a single long run of each engine measured the
-drift more than the engines.
+drift more than the engines; the load average is printed beside them.
+
+`--engine` plays that many decisions with one engine and prints nothing
+(fixed work for `valgrind --tool=callgrind --cache-sim=yes`: run two sizes
+and divide the difference by the decisions between them, so start-up
+cancels out).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -33,11 +40,13 @@ from vecenv import pyspiel_rate  # noqa: E402
 import ddz  # noqa: E402
 
 
-def ddz_decisions(seconds: float, observe: bool) -> float:
+def ddz_decisions(seconds: float, observe: bool, decisions: int = 0) -> float:
+    """Decisions/s of random classic deals through `ddz.Game`; with
+    `decisions`, at least that many whatever the time (fixed work)."""
     rng = random.Random(0)
-    decisions, seed = 0, 0
+    done, seed = 0, 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while done < decisions if decisions else time.perf_counter() - start < seconds:
         g = ddz.Game("classic", seed=seed)
         seed += 1
         while g.phase != "over":
@@ -45,8 +54,8 @@ def ddz_decisions(seconds: float, observe: bool) -> float:
                 g.observation(g.to_act)
             legal = g.legal_actions()
             g.step(legal[rng.randrange(len(legal))])
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
+            done += 1
+    return done / (time.perf_counter() - start)
 
 
 def interleaved(seconds: float, rounds: int, observe: bool) -> tuple[float, float, list[float]]:
@@ -71,7 +80,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per row and engine")
     parser.add_argument("--rounds", type=int, default=10, help="alternating slices per row")
+    parser.add_argument("--engine", choices=("ddz", "pyspiel"), help="fixed work, one engine")
+    parser.add_argument("--decisions", type=int, default=20_000, help="with --engine")
+    parser.add_argument("--no-observe", action="store_true", help="with --engine")
     args = parser.parse_args()
+    if args.engine == "ddz":
+        ddz_decisions(0, not args.no_observe, decisions=args.decisions)
+        return
+    if args.engine == "pyspiel":
+        pyspiel_rate(0, not args.no_observe, decisions=args.decisions)
+        return
     print("random classic deals driven from Python, decisions per second")
     print(f"{'':28} {'ddz.Game':>10} {'pyspiel':>10} {'ratio, median of rounds (range)':>32}")
     for label, observe in (("legal_actions + step", False), ("+ observation each step", True)):
@@ -82,7 +100,8 @@ def main() -> None:
             print(f"{label:28} {ours:10,.0f} {'not installed':>10}")
             continue
         spread = f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
-        print(f"{label:28} {ours:10,.0f} {theirs:10,.0f} {spread:>32}")
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"{label:28} {ours:10,.0f} {theirs:10,.0f} {spread:>32}  load {load}")
 
 
 if __name__ == "__main__":
