@@ -177,13 +177,12 @@ impl Engine {
 
     /// `moves(hand, prev).len()` without building the plays.
     pub fn count_moves(&self, hand: &Cards, prev: Option<&Move>) -> u64 {
-        if prev.is_none() {
-            if let Some(n) = self.count_leads_closed(hand) {
-                return n;
-            }
+        let target = Target::of(self, prev);
+        if let Some(n) = self.count_closed(hand, target) {
+            return n;
         }
         let mut counter = Counter::default();
-        self.generate(hand, prev, &mut counter);
+        self.generate_target(hand, target, &mut counter);
         counter.0
     }
 
