@@ -1,8 +1,9 @@
 //! Counting plays without walking the kind specs.
 //!
 //! When no rank holds more than four cards and there is no laizi, the
-//! plays of every kind (a lead's, or the answers to a play) are a closed form over the rank masks (ranks with
-//! at least 1, 2, 3, 4 cards): bodies are set bits or chain windows, and
+//! plays of every kind (a lead's, or the answers to a play) are a closed
+//! form over the rank masks (ranks with at least 1, 2, 3, 4 cards):
+//! bodies are set bits or chain windows (masked above the play to beat), and
 //! the wings of a body depend only on how many eligible ranks hold one,
 //! two or three cards. The engine takes this path only under rules where
 //! that holds (classic link order, free plane wings, no five-joker
@@ -19,7 +20,7 @@ use crate::rules::{Rules, Sequences};
 const LINKS: u32 = (1 << TWO) - 1;
 
 /// Can this rule set count plays in closed form (for hands of at most four a rank)?
-pub(crate) fn closed_leads(rules: &Rules) -> bool {
+pub(crate) fn closed_counts(rules: &Rules) -> bool {
     rules.sequences == Sequences::Classic && !rules.wings_consecutive && !rules.joker_trio_pair
 }
 
@@ -119,7 +120,7 @@ impl Engine {
     /// more of a rank) or the rules need the walk.
     #[inline]
     pub(crate) fn count_closed(&self, hand: &Cards, target: Target) -> Option<u64> {
-        if !self.closed_leads || hand.get(LAIZI) > 0 || hand.mask_at_least(5) != 0 {
+        if !self.closed_counts || hand.get(LAIZI) > 0 || hand.mask_at_least(5) != 0 {
             return None;
         }
         let a1 = hand.mask_at_least(1);
