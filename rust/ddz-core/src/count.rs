@@ -216,6 +216,9 @@ impl Engine {
             return 0;
         }
         if kind.is_sequence() {
+            if length == 0 {
+                return 0; // as the walk: no window has no links
+            }
             // Under classic links a chain's strength is its top rank.
             let positions = match kind {
                 Kind::Straight => h.a1,

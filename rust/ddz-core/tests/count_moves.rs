@@ -106,3 +106,27 @@ fn counts_equal_lists_when_the_counted_options_change() {
     two_decks.rocket_as_kickers = false;
     check(&Engine::new(two_decks).unwrap(), 2000, 0xC0_0300);
 }
+
+#[test]
+fn counts_equal_lists_for_plays_no_hand_could_make() {
+    // Plays to beat with every length and rank, read or not: the closed
+    // form and the walk must agree on them too.
+    let e = engine("classic");
+    let mut rng = Rng(0xC0_0400);
+    for _ in 0..300 {
+        let hand = draw(&e, &mut rng, 20, None);
+        let n = 1 + rng.below(20);
+        let other = draw(&e, &mut rng, n, None);
+        for prev in e.moves(&other, None).into_iter().take(8) {
+            for length in 0..=13u8 {
+                let rank = rng.below(15);
+                let odd = Move::new(prev.kind, rank, length, prev.cards);
+                assert_eq!(
+                    e.count_moves(&hand, Some(&odd)),
+                    e.moves(&hand, Some(&odd)).len() as u64,
+                    "count of {hand} answering {odd:?}"
+                );
+            }
+        }
+    }
+}
