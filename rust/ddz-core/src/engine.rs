@@ -55,6 +55,10 @@ pub struct Engine {
     pub(crate) wing_cap: u8,
     /// How many of each slot the deck holds.
     copies: Cards,
+    /// Plays may be counted in closed form (`count.rs`).
+    pub(crate) closed_counts: bool,
+    /// King bombs playable from `[small][big]` jokers (`count.rs`).
+    pub(crate) king_bombs_within: [[u8; 5]; 5],
 }
 
 impl Engine {
@@ -112,6 +116,8 @@ impl Engine {
         let wing_cap = if rules.no_bomb_inside { 3 } else { u8::MAX };
         let copies = Cards(std::array::from_fn(|slot| rules.copies(slot)));
         Ok(Engine {
+            closed_counts: crate::count::closed_counts(&rules),
+            king_bombs_within: crate::count::king_bombs_within(&rules),
             copies,
             specs,
             links,

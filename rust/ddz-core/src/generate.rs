@@ -7,6 +7,7 @@
 //! plays is wanted.
 
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
+use crate::count::binomial;
 use crate::engine::{Engine, Spec, Wing};
 use crate::play::{Kind, Move};
 
@@ -71,9 +72,9 @@ impl Sink for Counter {
 }
 
 /// Ranks that can be single kickers: every ordinary rank and both jokers.
-const SINGLE_SLOTS: u32 = (1 << (BIG_JOKER + 1)) - 1;
-const ORDINARY_SLOTS: u32 = (1 << (TWO + 1)) - 1;
-const JOKERS: u32 = (1 << SMALL_JOKER) | (1 << BIG_JOKER);
+pub(crate) const SINGLE_SLOTS: u32 = (1 << (BIG_JOKER + 1)) - 1;
+pub(crate) const ORDINARY_SLOTS: u32 = (1 << (TWO + 1)) - 1;
+pub(crate) const JOKERS: u32 = (1 << SMALL_JOKER) | (1 << BIG_JOKER);
 
 /// What a follow must beat: the play-to-beat value of a play, all that the
 /// next answer depends on (two plays with the same target have the same
@@ -176,8 +177,12 @@ impl Engine {
 
     /// `moves(hand, prev).len()` without building the plays.
     pub fn count_moves(&self, hand: &Cards, prev: Option<&Move>) -> u64 {
+        let target = Target::of(self, prev);
+        if let Some(n) = self.count_closed(hand, target) {
+            return n;
+        }
         let mut counter = Counter::default();
-        self.generate(hand, prev, &mut counter);
+        self.generate_target(hand, target, &mut counter);
         counter.0
     }
 
@@ -399,7 +404,13 @@ impl<S: Sink> Walk<'_, S> {
                     eligible.count_ones() as u64
                 } else {
                     let no_rocket = !self.engine.rules().rocket_as_kickers;
-                    self.count_single_wings(eligible, wings, no_rocket)
+                    self.engine.count_single_wings(
+                        &self.hand,
+                        self.at_least[2],
+                        eligible,
+                        wings,
+                        no_rocket,
+                    )
                 }
             }
             Wing::Pair => {
@@ -418,7 +429,13 @@ impl<S: Sink> Walk<'_, S> {
             if wings == 1 {
                 self.sink.add(eligible.count_ones() as u64);
             } else {
-                let n = self.count_single_wings(eligible, wings, no_rocket);
+                let n = self.engine.count_single_wings(
+                    &self.hand,
+                    self.at_least[2],
+                    eligible,
+                    wings,
+                    no_rocket,
+                );
                 self.sink.add(n);
             }
             return;
@@ -455,52 +472,6 @@ impl<S: Sink> Walk<'_, S> {
                 self.single_wings_from(next, &slots[i + 1..], left - copies as usize, no_rocket);
             }
         }
-    }
-
-    /// Number of multisets of `wings` cards over `eligible` ranks, each rank at
-    /// most `min(count, wing_cap)` times: the t^wings coefficient of
-    /// ∏ (1 + t + … + t^cap).
-    fn count_single_wings(&self, eligible: u32, wings: usize, no_rocket: bool) -> u64 {
-        if wings == 2 && self.engine.wing_cap >= 2 {
-            // Two distinct ranks, or two of one rank; minus X+D if barred.
-            let e = eligible.count_ones() as u64;
-            let doubles = (eligible & self.at_least[2]).count_ones() as u64;
-            let rocket = (no_rocket && eligible & JOKERS == JOKERS) as u64;
-            return e * e.saturating_sub(1) / 2 + doubles - rocket;
-        }
-        let cap = |r: usize| self.hand.get(r).min(self.engine.wing_cap) as usize;
-        // At most 14 links carry one wing each, so degree 15 is enough.
-        let mut poly = [0u64; 16];
-        let n = wings.min(15);
-        poly[0] = 1;
-        let mut m = eligible & !JOKERS;
-        while m != 0 {
-            let r = m.trailing_zeros() as usize;
-            m &= m - 1;
-            multiply_run(&mut poly, n, cap(r));
-        }
-        let small = if eligible >> SMALL_JOKER & 1 == 1 {
-            cap(SMALL_JOKER)
-        } else {
-            0
-        };
-        let big = if eligible >> BIG_JOKER & 1 == 1 {
-            cap(BIG_JOKER)
-        } else {
-            0
-        };
-        let mut all = poly;
-        multiply_run(&mut all, n, small);
-        multiply_run(&mut all, n, big);
-        let mut total = all[n];
-        if no_rocket && small > 0 && big > 0 && n >= 2 {
-            // Subtract the multisets holding at least one of each joker.
-            let mut both = poly;
-            multiply_run(&mut both, n - 2, small - 1);
-            multiply_run(&mut both, n - 2, big - 1);
-            total -= both[n - 2];
-        }
-        total
     }
 
     /// `wings` pairs of distinct ranks outside the body (a consecutive run if required).
@@ -639,6 +610,59 @@ impl Engine {
 }
 
 impl Engine {
+    /// Number of multisets of `wings` cards over `eligible` ranks, each rank at
+    /// most `min(count, wing_cap)` times: the t^wings coefficient of
+    /// ∏ (1 + t + … + t^cap).
+    pub(crate) fn count_single_wings(
+        &self,
+        hand: &Cards,
+        at_least2: u32,
+        eligible: u32,
+        wings: usize,
+        no_rocket: bool,
+    ) -> u64 {
+        if wings == 2 && self.wing_cap >= 2 {
+            // Two distinct ranks, or two of one rank; minus X+D if barred.
+            let e = eligible.count_ones() as u64;
+            let doubles = (eligible & at_least2).count_ones() as u64;
+            let rocket = (no_rocket && eligible & JOKERS == JOKERS) as u64;
+            return e * e.saturating_sub(1) / 2 + doubles - rocket;
+        }
+        let cap = |r: usize| hand.get(r).min(self.wing_cap) as usize;
+        // At most 14 links carry one wing each, so degree 15 is enough.
+        let mut poly = [0u64; 16];
+        let n = wings.min(15);
+        poly[0] = 1;
+        let mut m = eligible & !JOKERS;
+        while m != 0 {
+            let r = m.trailing_zeros() as usize;
+            m &= m - 1;
+            multiply_run(&mut poly, n, cap(r));
+        }
+        let small = if eligible >> SMALL_JOKER & 1 == 1 {
+            cap(SMALL_JOKER)
+        } else {
+            0
+        };
+        let big = if eligible >> BIG_JOKER & 1 == 1 {
+            cap(BIG_JOKER)
+        } else {
+            0
+        };
+        let mut all = poly;
+        multiply_run(&mut all, n, small);
+        multiply_run(&mut all, n, big);
+        let mut total = all[n];
+        if no_rocket && small > 0 && big > 0 && n >= 2 {
+            // Subtract the multisets holding at least one of each joker.
+            let mut both = poly;
+            multiply_run(&mut both, n - 2, small - 1);
+            multiply_run(&mut both, n - 2, big - 1);
+            total -= both[n - 2];
+        }
+        total
+    }
+
     /// The number of legal windows of `lo..=hi` links inside the runs of
     /// set bits of `positions` (bit per link position), for a bare `kind`.
     pub(crate) fn count_windows(&self, kind: Kind, positions: u32, lo: usize, hi: usize) -> u64 {
@@ -691,15 +715,4 @@ fn multiply_run(poly: &mut [u64; 16], n: usize, cap: usize) {
         }
         poly[j] = s;
     }
-}
-
-fn binomial(n: u64, k: u64) -> u64 {
-    if k > n {
-        return 0;
-    }
-    let mut r = 1u64;
-    for i in 0..k {
-        r = r * (n - i) / (i + 1);
-    }
-    r
 }

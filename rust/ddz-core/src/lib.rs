@@ -16,6 +16,7 @@
 pub mod batch;
 pub mod cards;
 mod classify;
+mod count;
 pub mod encode;
 mod engine;
 pub mod error;
