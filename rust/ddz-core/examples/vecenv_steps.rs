@@ -1,6 +1,8 @@
-//! Fixed work for instruction counts: `steps` steps of 256 classic envs,
-//! action 0 then the last legal index alternately, on one thread
-//! (`valgrind --tool=callgrind target/release/examples/vecenv_steps 100`).
+//! Fixed work for instruction counts: `steps` steps of 256 envs of a preset
+//! (classic unless named), on one thread, the actions a fixed function of
+//! the step and env
+//! (`valgrind --tool=callgrind target/release/examples/vecenv_steps 100
+//! [preset]`).
 
 use ddz_core::vecenv::{Options, VecEnv};
 use ddz_core::{Engine, Rules};
@@ -11,7 +13,9 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(100);
-    let engine = Arc::new(Engine::new(Rules::preset("classic").expect("classic")).expect("engine"));
+    let preset = std::env::args().nth(2).unwrap_or_else(|| "classic".into());
+    let rules = Rules::preset(&preset).expect("a preset name");
+    let engine = Arc::new(Engine::new(rules).expect("engine"));
     let options = Options {
         threads: 1,
         ..Options::default()

@@ -338,7 +338,7 @@ pub struct PyTable {
     preset: Py<PyString>,
     kept: KeptDict,
     /// Scratch: the family's int roles of an observation.
-    int_roles: Vec<(&'static str, IntRole)>,
+    int_roles: Vec<IntRole>,
 }
 
 /// `IllegalAction` for `given` (the action as the caller wrote it), with
@@ -460,11 +460,12 @@ impl PyTable {
         let obs = self.table.observation_bare(seat);
         let (table, core) = (&self.table, self.table.core());
         let mut ints = std::mem::take(&mut self.int_roles);
-        ints.clear();
         let family = table.family();
-        let roles = if family.observe_ints(core, seat, &mut |k, v| ints.push((k, v))) {
-            // In the order of the JSON map (its keys sorted).
-            ints.sort_unstable_by_key(|&(k, _)| k);
+        let int_keys = family.int_role_keys();
+        let roles = if !int_keys.is_empty() {
+            ints.clear();
+            ints.resize(int_keys.len(), IntRole::Unknown);
+            family.observe_ints(core, seat, &mut ints);
             let keys = &mut self.names;
             let value = |v: IntRole| match v {
                 IntRole::Unknown => py.None().into_bound(py),
@@ -475,7 +476,9 @@ impl PyTable {
                     .into_pyobject(py)
                     .map_or_else(|e| match e {}, Bound::into_any),
             };
-            let roles = ints.iter().map(|&(k, v)| (keys.get(py, k), value(v)));
+            // Sorted, as the JSON map orders them.
+            let roles = int_keys.iter().zip(&ints);
+            let roles = roles.map(|(&k, &v)| (keys.get(py, k), value(v)));
             roles.collect::<Vec<_>>()
         } else {
             let mut map = serde_json::Map::new();

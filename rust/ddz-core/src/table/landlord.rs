@@ -68,6 +68,12 @@ fn new(rules: &Rules) -> Box<dyn Family> {
     })
 }
 
+/// The roles a seat is told (`observe`, `observe_ints`), sorted; each
+/// value by its place here.
+const ROLE_KEYS: [&str; 2] = ["bid", "landlord"];
+const BID: usize = 0;
+const LANDLORD: usize = 1;
+
 #[derive(Clone)]
 struct Landlord {
     procedure: Procedure,
@@ -201,26 +207,23 @@ impl Family for Landlord {
     }
 
     fn observe(&self, t: &Core, seat: usize, out: &mut Map<String, Value>) {
-        self.observe_ints(t, seat, &mut |key, v| {
+        let mut values = [IntRole::Unknown; ROLE_KEYS.len()];
+        self.observe_ints(t, seat, &mut values);
+        for (key, v) in ROLE_KEYS.into_iter().zip(values) {
             out.insert(key.into(), v.into());
-        });
+        }
     }
 
-    fn observe_ints(
-        &self,
-        _t: &Core,
-        _seat: usize,
-        out: &mut dyn FnMut(&'static str, IntRole),
-    ) -> bool {
-        out(
-            "landlord",
-            self.landlord.map_or(IntRole::Unknown, IntRole::Seat),
-        );
+    fn int_role_keys(&self) -> &'static [&'static str] {
+        &ROLE_KEYS
+    }
+
+    fn observe_ints(&self, _t: &Core, _seat: usize, out: &mut [IntRole]) {
+        out[LANDLORD] = self.landlord.map_or(IntRole::Unknown, IntRole::Seat);
         // A call carries no bid; a bid of 0 is no bid yet.
         let bid = (self.procedure != Procedure::Call && self.auction.bid > 0)
             .then(|| IntRole::Number(self.auction.bid.into()));
-        out("bid", bid.unwrap_or(IntRole::Unknown));
-        true
+        out[BID] = bid.unwrap_or(IntRole::Unknown);
     }
 
     fn counts_suffice(&self) -> bool {

@@ -183,17 +183,17 @@ pub trait Family: Send + Sync {
     /// The roles `seat` may know, added to its observation.
     fn observe(&self, _t: &Core, _seat: usize, _out: &mut Map<String, Value>) {}
 
-    /// `observe`'s roles without JSON, for a family whose roles are all
-    /// seats and numbers (`vecenv` reads them every step): `out` gets each
-    /// key once. False (the default) means: use `observe`.
-    fn observe_ints(
-        &self,
-        _t: &Core,
-        _seat: usize,
-        _out: &mut dyn FnMut(&'static str, IntRole),
-    ) -> bool {
-        false
+    /// The role keys of a family whose roles are all seats and numbers,
+    /// sorted (the order of `observe`'s map): `observe_ints` gives their
+    /// values by place here. None (the default) means: use `observe`.
+    fn int_role_keys(&self) -> &'static [&'static str] {
+        &[]
     }
+
+    /// `observe`'s roles without JSON (`vecenv` reads them every step):
+    /// `out[i]` gets the value of `int_role_keys()[i]`, for every key
+    /// (`out` may be longer).
+    fn observe_ints(&self, _t: &Core, _seat: usize, _out: &mut [IntRole]) {}
 
     /// Other seats whose whole hand `seat` may see now.
     fn hands_seen_by(&self, _t: &Core, _seat: usize) -> Vec<usize> {

@@ -289,8 +289,8 @@ impl VecEnv {
             probe.family().observe(probe.core(), s, &mut roles);
             keys.extend(roles.keys().cloned());
         }
-        let mut roles = RoleColumns::new(keys.into_iter().collect());
-        roles.learn(probe.core(), probe.family());
+        let int_keys = probe.family().int_role_keys();
+        let roles = RoleColumns::new(keys.into_iter().collect(), int_keys);
         let dims = Dims {
             envs: num_envs,
             players,

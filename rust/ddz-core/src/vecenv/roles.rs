@@ -34,7 +34,7 @@ pub const ROLE_WORDS: [&str; 11] = [
     "counter",
 ];
 
-/// The most role columns `write_ints` fills.
+/// The most keys a family's `observe_ints` gives.
 const MAX_INT_KEYS: usize = 16;
 
 /// Parts of a key's name that mark its value as a seat.
@@ -52,46 +52,24 @@ pub fn is_seat_key(key: &str) -> bool {
 pub struct RoleColumns {
     pub keys: Vec<String>,
     seat_key: Vec<bool>,
-    /// `(address, length, column)` of the key literals a family's
-    /// `observe_ints` names (`learn`): a key is found by its address, with
-    /// no string compared, at every step. Only a shortcut: a key not
-    /// listed is looked up by its text.
-    literals: Vec<(usize, usize, usize)>,
+    /// Each column's place in the family's `int_role_keys`, where those
+    /// keys give every column (`write_ints`); empty otherwise.
+    int_places: Vec<usize>,
 }
 
 impl RoleColumns {
-    pub fn new(keys: Vec<String>) -> RoleColumns {
+    /// Columns `keys`; `int_keys`, the family's `int_role_keys`.
+    pub fn new(keys: Vec<String>, int_keys: &[&str]) -> RoleColumns {
         let seat_key = keys.iter().map(|k| is_seat_key(k)).collect();
+        let place = |k: &String| int_keys.iter().position(|i| i == k);
+        let int_places = match int_keys.len() <= MAX_INT_KEYS {
+            true => keys.iter().map(place).collect::<Option<_>>(),
+            false => None,
+        };
         RoleColumns {
             keys,
             seat_key,
-            literals: Vec::new(),
-        }
-    }
-
-    /// Note the key literals `family`'s `observe_ints` names for each seat
-    /// of `t` (see `literals`).
-    pub fn learn(&mut self, t: &Core, family: &dyn Family) {
-        let mut seen = Vec::new();
-        for seat in 0..t.players() {
-            family.observe_ints(t, seat, &mut |key, _| {
-                if let Some(j) = self.keys.iter().position(|k| k == key) {
-                    seen.push((key.as_ptr() as usize, key.len(), j));
-                }
-            });
-        }
-        seen.sort_unstable();
-        seen.dedup();
-        self.literals = seen;
-    }
-
-    /// The column of `key`.
-    #[inline]
-    fn column(&self, key: &'static str) -> Option<usize> {
-        let at = (key.as_ptr() as usize, key.len());
-        match self.literals.iter().find(|l| (l.0, l.1) == at) {
-            Some(l) => Some(l.2),
-            None => self.keys.iter().position(|k| k == key),
+            int_places: int_places.unwrap_or_default(),
         }
     }
 
@@ -130,29 +108,18 @@ impl RoleColumns {
         viewer: usize,
         out: &mut [i16],
     ) -> bool {
-        if self.keys.len() > MAX_INT_KEYS {
+        if self.int_places.is_empty() {
             return false;
         }
-        let players = t.players();
-        let rel = seat_from(viewer, players);
-        let mut given = [0i16; MAX_INT_KEYS];
-        let mut seen = 0u32;
-        let ok = family.observe_ints(t, viewer, &mut |key, v| {
-            let Some(j) = self.column(key) else {
-                return;
-            };
-            seen |= 1 << j;
-            given[j] = match v {
+        let rel = seat_from(viewer, t.players());
+        let mut given = [IntRole::Unknown; MAX_INT_KEYS];
+        family.observe_ints(t, viewer, &mut given);
+        for (j, (o, &at)) in out.iter_mut().zip(&self.int_places).enumerate() {
+            *o = match given[at] {
                 IntRole::Unknown => -1,
                 IntRole::Seat(s) => number(s as i64, self.seat_key[j], &rel),
                 IntRole::Number(x) => number(x, self.seat_key[j], &rel),
             };
-        });
-        if !ok {
-            return false;
-        }
-        for (j, o) in out.iter_mut().enumerate().take(self.keys.len()) {
-            *o = if seen & (1 << j) != 0 { given[j] } else { -1 };
         }
         true
     }
@@ -228,7 +195,7 @@ mod tests {
 
     fn columns(v: Value, viewer: usize) -> Vec<i16> {
         let Value::Object(map) = v else { panic!() };
-        let cols = RoleColumns::new(map.keys().cloned().collect());
+        let cols = RoleColumns::new(map.keys().cloned().collect(), &[]);
         let mut out = vec![0; cols.len()];
         cols.write(&map, viewer, 5, &mut out);
         out

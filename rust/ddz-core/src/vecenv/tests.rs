@@ -400,7 +400,8 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
 }
 
 /// A family's `observe_ints` gives the role columns its JSON `observe`
-/// gives, at every seat of every state of random deals.
+/// gives, at every seat of every state of random deals, and its
+/// `int_role_keys` are that map's keys in its order (sorted).
 #[test]
 fn integer_roles_match_the_json_roles() {
     let mut typed = 0;
@@ -420,6 +421,8 @@ fn integer_roles_match_the_json_roles() {
                     typed += 1;
                     let mut map = Map::new();
                     t.family().observe(t.core(), seat, &mut map);
+                    let int_keys = t.family().int_role_keys();
+                    assert!(map.keys().eq(int_keys), "{preset}: {int_keys:?}");
                     let mut json = vec![7i16; roles.len()];
                     roles.write(&map, seat, players, &mut json);
                     assert_eq!(ints, json, "{preset}, seat {seat}: {map:?}");
