@@ -313,20 +313,6 @@ fn template(py: Python<'_>) -> PyResult<&(Py<PyDict>, Vec<Py<PyString>>)> {
     })
 }
 
-/// A new dict of [`KEYS`] to `values`: a copy of the template (one copy
-/// of its table, no rehashing), each value then set in place.
-pub(crate) fn first_keys<'py>(
-    py: Python<'py>,
-    values: [Bound<'py, PyAny>; KEYS.len()],
-) -> PyResult<Bound<'py, PyDict>> {
-    let (template, keys) = template(py)?;
-    let d = template.bind(py).copy()?;
-    for (k, v) in keys.iter().zip(values) {
-        d.set_item(k.bind(py), v)?;
-    }
-    Ok(d)
-}
-
 /// Strs the core names as `&'static str` (role keys, event names),
 /// interned once each.
 #[derive(Default)]
@@ -398,12 +384,64 @@ pub(crate) fn refill_list<'py>(
 #[derive(Default)]
 pub(crate) struct KeptDict(Option<Py<PyDict>>);
 
+/// The dict an observation's values go into, in key order: a copy of the
+/// template (one copy of its table, no rehashing) or a dropped
+/// observation's dict taken back. Both are filled by [`Target::put`], so a
+/// fresh dict and a refilled one are made by the same code.
+pub(crate) struct Target<'py> {
+    dict: Bound<'py, PyDict>,
+    /// The value of each slot as found, in key order (compared, not read).
+    was: Vec<*mut ffi::PyObject>,
+    /// The slot the next [`Target::put`] sets.
+    next: usize,
+}
+
+impl<'py> Target<'py> {
+    /// A new dict of [`KEYS`] to None.
+    pub(crate) fn fresh(py: Python<'py>) -> PyResult<Self> {
+        let (template, _) = template(py)?;
+        let dict = template.bind(py).copy()?;
+        let was = vec![py.None().as_ptr(); KEYS.len()];
+        Ok(Target { dict, was, next: 0 })
+    }
+
+    /// Set the next slot's key to `value`, unless it holds it already (a
+    /// key past the dict's is added at its end).
+    pub(crate) fn put(
+        &mut self,
+        key: &Bound<'py, PyString>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        let was = self.was.get(self.next).copied();
+        self.next += 1;
+        if was == Some(value.as_ptr()) {
+            return Ok(());
+        }
+        // SAFETY: a live dict, key and value; the dict takes its own references.
+        if unsafe { ffi::PyDict_SetItem(self.dict.as_ptr(), key.as_ptr(), value.as_ptr()) } < 0 {
+            return Err(PyErr::fetch(self.dict.py()));
+        }
+        Ok(())
+    }
+
+    /// Set [`KEYS`] to `values`, in order.
+    pub(crate) fn put_first(&mut self, values: &[Bound<'py, PyAny>; KEYS.len()]) -> PyResult<()> {
+        let (_, keys) = template(self.dict.py())?;
+        for (k, v) in keys.iter().zip(values) {
+            self.put(k.bind(self.dict.py()), v)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn into_dict(self) -> Bound<'py, PyDict> {
+        self.dict
+    }
+}
+
 /// A dropped observation dict taken back, and those of its values that
 /// only it held (None: make that value afresh).
 pub(crate) struct Refill<'py> {
-    pub(crate) dict: Bound<'py, PyDict>,
-    /// The dict's keys and values in order, as found (compared, not read).
-    pub(crate) slots: Vec<(*mut ffi::PyObject, *mut ffi::PyObject)>,
+    pub(crate) target: Target<'py>,
     pub(crate) hand_sizes: Option<Bound<'py, PyList>>,
     pub(crate) seen_hands: Option<Bound<'py, PyDict>>,
     pub(crate) events: Option<Bound<'py, PyList>>,
@@ -450,7 +488,7 @@ impl KeptDict {
                 if want.next() != Some(k) {
                     return Ok(None);
                 }
-                values.push((k, v));
+                values.push(v);
             }
         }
         if want.next().is_some() {
@@ -458,7 +496,7 @@ impl KeptDict {
         }
         // A value only the dict holds, if it is exactly a list (or dict).
         let only = |at: usize, exact: unsafe fn(*mut ffi::PyObject) -> std::os::raw::c_int| {
-            let v = values[at].1;
+            let v = values[at];
             // SAFETY: `v` is a live value of the dict, which we hold.
             unsafe {
                 (ffi::Py_REFCNT(v) == 1 && exact(v) != 0).then(|| Bound::from_borrowed_ptr(py, v))
@@ -470,33 +508,16 @@ impl KeptDict {
             seen_hands: only(SEEN_HANDS, ffi::PyDict_CheckExact).and_then(|v| v.cast_into().ok()),
             events: lists(EVENTS),
             legal: with_legal.then(|| lists(values.len() - 1)).flatten(),
-            dict,
-            slots: values,
+            target: Target {
+                dict,
+                was: values,
+                next: 0,
+            },
         };
-        refill.dict.set_item(keys[HISTORY].bind(py), py.None())?;
-        refill.slots[HISTORY].1 = py.None().as_ptr();
+        let target = &mut refill.target;
+        target.dict.set_item(keys[HISTORY].bind(py), py.None())?;
+        target.was[HISTORY] = py.None().as_ptr();
         Ok(Some(refill))
-    }
-}
-
-impl<'py> Refill<'py> {
-    /// Set the dict's values, in its key order, where they differ from
-    /// what it held when taken back.
-    pub(crate) fn fill(
-        dict: Bound<'py, PyDict>,
-        slots: &[(*mut ffi::PyObject, *mut ffi::PyObject)],
-        values: impl Iterator<Item = Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        for (&(k, was), value) in slots.iter().zip(values) {
-            // SAFETY: `k` is a key of the dict, alive while it is; `was`
-            // is only compared.
-            if value.as_ptr() != was
-                && unsafe { ffi::PyDict_SetItem(dict.as_ptr(), k, value.as_ptr()) } < 0
-            {
-                return Err(PyErr::fetch(dict.py()));
-            }
-        }
-        Ok(dict)
     }
 }
 

@@ -5,6 +5,7 @@ use crate::convert::value_error;
 use crate::errors::{card_error, illegal_action, Detail};
 use crate::observe::{
     history_entry, new_list, refill_list, CardTexts, HistoryLists, KeptDict, Refill, StaticStrs,
+    Target,
 };
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, IntRole, Observation, Phase, Table};
@@ -199,10 +200,9 @@ struct Spelled<'py> {
     kitty: Option<Bound<'py, PyString>>,
 }
 
-/// The dict of `obs`, its history, roles and cards already built. Every
-/// observation has the same first keys in the same order, so it starts as a
-/// copy of a template holding them (no rehashing while it fills), or as a
-/// dropped observation's dict taken back (`refill`), filled again in place.
+/// The dict of `obs`, its history, roles and cards already built: a fresh
+/// one, or a dropped observation's dict taken back (`refill`), filled again
+/// in place by the same code.
 #[allow(clippy::too_many_arguments)]
 fn observation_dict<'py>(
     py: Python<'py>,
@@ -226,13 +226,9 @@ fn observation_dict<'py>(
     let texts = crate::observe::action_texts(py, &mut plays);
     let mut texts = texts.into_iter();
     let to_beat = obs.to_beat.map(|_| texts.next());
-    let (dict, seen_kept, mut kept) = match refill {
-        Some(r) => (
-            Some((r.dict, r.slots)),
-            r.seen_hands,
-            [r.hand_sizes, r.events, r.legal],
-        ),
-        None => (None, None, [None, None, None]),
+    let (mut target, seen_kept, mut kept) = match refill {
+        Some(r) => (r.target, r.seen_hands, [r.hand_sizes, r.events, r.legal]),
+        None => (Target::fresh(py)?, None, [None, None, None]),
     };
     let [kept_sizes, kept_events, kept_legal] = &mut kept;
     let seen = match seen_kept {
@@ -286,18 +282,14 @@ fn observation_dict<'py>(
         Some(_) => Some(list(kept_legal, &mut texts.map(Bound::into_any))?),
         None => None,
     };
-    if let Some((d, slots)) = dict {
-        let values = first.into_iter().chain(roles.into_iter().map(|(_, v)| v));
-        return Refill::fill(d, &slots, values.chain(legal));
+    target.put_first(&first)?;
+    for (k, v) in &roles {
+        target.put(k, v)?;
     }
-    let d = crate::observe::first_keys(py, first)?;
-    for (k, v) in roles {
-        d.set_item(k, v)?;
+    if let Some(words) = &legal {
+        target.put(intern!(py, "legal_actions"), words)?;
     }
-    if let Some(words) = legal {
-        d.set_item(intern!(py, "legal_actions"), words)?;
-    }
-    Ok(d)
+    Ok(target.into_dict())
 }
 
 /// A phase's name as an interned Python str (read at every step).
