@@ -72,7 +72,9 @@ const MAX_TEXTS: usize = 1 << 16;
 /// The text of each of `actions`, as Python strs, in order.
 ///
 /// Only strs are made while the lock is held: making one runs no Python
-/// code, so no other table can ask for the lock meanwhile.
+/// code, so no other table can ask for the lock meanwhile. (Taking a `dyn`
+/// iterator, for one copy of this code, cost more instructions than the
+/// instruction-cache misses it saved.)
 pub(crate) fn action_texts<'py>(
     py: Python<'py>,
     actions: impl Iterator<Item = Action>,
@@ -198,12 +200,7 @@ impl HistoryLists {
             let list = kept.list.take().map(|l| l.into_bound(py));
             let list = list.expect("a reusable slot holds a list");
             if self.seat_ints.len() < table.rules().players as usize {
-                let seats = 0..table.rules().players as usize;
-                let ints = seats.map(|s| {
-                    s.into_pyobject(py)
-                        .map_or_else(|e| match e {}, |s| s.into_any().unbind())
-                });
-                self.seat_ints = ints.collect();
+                self.seat_ints = seat_ints(py, table.rules().players as usize);
             }
             for (at, &i) in kept.indices.iter().enumerate() {
                 let seat = self.seat_ints[history[i].0].as_ptr();
@@ -219,16 +216,20 @@ impl HistoryLists {
             self.seats[seat] = kept;
             return Ok(list);
         }
-        let items = self
-            .visible
-            .iter()
-            .map(|&i| entry(i).map(Bound::into_any))
-            .collect::<PyResult<Vec<_>>>()?;
-        let list = new_list(py, items.into_iter())?;
+        let list = self.fresh_list(py, table)?;
         let kept = &mut self.seats[seat];
         kept.indices.clone_from(&self.visible);
         kept.list = Some(list.clone().unbind());
         Ok(list)
+    }
+
+    /// A new list of the visible entries (no kept list would do).
+    #[inline(never)]
+    fn fresh_list<'py>(&self, py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyList>> {
+        let history = &table.core().history;
+        let entry = |i: usize| history_entry(py, history[i].0, self.texts[i].bind(py).clone());
+        let items = self.visible.iter().map(|&i| entry(i).map(Bound::into_any));
+        new_list(py, items.collect::<PyResult<Vec<_>>>()?.into_iter())
     }
 
     /// Bring the texts up to `table`'s history (a new deal starts afresh).
@@ -245,6 +246,17 @@ impl HistoryLists {
         let texts = action_texts(py, new);
         self.texts.extend(texts.into_iter().map(Bound::unbind));
     }
+}
+
+/// Each seat as a Python int.
+#[cold]
+#[inline(never)]
+fn seat_ints(py: Python<'_>, players: usize) -> Vec<Py<PyAny>> {
+    let ints = (0..players).map(|s| {
+        s.into_pyobject(py)
+            .map_or_else(|e| match e {}, |s| s.into_any().unbind())
+    });
+    ints.collect()
 }
 
 /// Is item `at` of `list` (which has it) a pair only `list` holds, still
@@ -299,6 +311,7 @@ pub(crate) const KEYS: [&str; 12] = [
 static TEMPLATE: PyOnceLock<(Py<PyDict>, Vec<Py<PyString>>)> = PyOnceLock::new();
 
 /// The template and its keys, made at the first call.
+#[inline(never)]
 fn template(py: Python<'_>) -> PyResult<&(Py<PyDict>, Vec<Py<PyString>>)> {
     TEMPLATE.get_or_try_init(py, || -> PyResult<_> {
         let d = PyDict::new(py);
@@ -332,6 +345,7 @@ impl StaticStrs {
 /// One stake event as `Game` shows it: `["bomb", 2]`, `["double", "+1"]`.
 /// With `kept`, a list whose item `at` may be that entry already: an
 /// entry only that list holds, unchanged, is given again.
+#[inline(never)]
 pub(crate) fn event<'py>(
     py: Python<'py>,
     names: &mut StaticStrs,
@@ -398,6 +412,7 @@ pub(crate) struct Target<'py> {
 
 impl<'py> Target<'py> {
     /// A new dict of [`KEYS`] to None.
+    #[inline(never)]
     pub(crate) fn fresh(py: Python<'py>) -> PyResult<Self> {
         let (template, _) = template(py)?;
         let dict = template.bind(py).copy()?;

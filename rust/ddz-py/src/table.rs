@@ -214,7 +214,6 @@ fn observation_dict<'py>(
     names: &mut StaticStrs,
     refill: Option<Refill<'py>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
     let Ok(seat) = obs.seat.into_pyobject(py);
     let Ok(to_act) = obs.to_act.into_pyobject(py);
     let sizes = obs.hand_sizes.iter().map(|&n| {
@@ -240,8 +239,8 @@ fn observation_dict<'py>(
         }
         None => PyDict::new(py),
     };
-    for (s, h) in &obs.seen_hands {
-        seen.set_item(s.to_string(), text(h))?;
+    if !obs.seen_hands.is_empty() {
+        fill_seen(&seen, &obs.seen_hands)?;
     }
     let events = obs.events.iter().enumerate().map(|(at, e)| {
         let kept = kept_events.as_ref().map(|l| (l, at));
@@ -249,7 +248,7 @@ fn observation_dict<'py>(
     });
     let events = events.collect::<PyResult<Vec<_>>>()?;
     let result = match &obs.result {
-        Some(r) => to_py(py, &r.to_json())?,
+        Some(r) => result_to_py(py, r)?,
         None => py.None().into_bound(py),
     };
     let none = || py.None().into_bound(py);
@@ -292,7 +291,34 @@ fn observation_dict<'py>(
     Ok(target.into_dict())
 }
 
+// The rarely taken paths below are kept out of line, so the code every
+// observation runs stays small (instruction-cache misses, not
+// instructions, are most of what an observation costs).
+
+/// The hands `seat_hands` shows, into `seen` (five- and six-player only).
+#[inline(never)]
+fn fill_seen(
+    seen: &Bound<'_, PyDict>,
+    hands: &[(usize, Vec<ddz_core::table::Card>)],
+) -> PyResult<()> {
+    for (s, h) in hands {
+        seen.set_item(s.to_string(), identities(h))?;
+    }
+    Ok(())
+}
+
+/// A deal's result, once over.
+#[cold]
+#[inline(never)]
+fn result_to_py<'py>(
+    py: Python<'py>,
+    r: &ddz_core::table::Settlement,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &r.to_json())
+}
+
 /// A phase's name as an interned Python str (read at every step).
+#[inline(never)]
 fn phase_name(py: Python<'_>, phase: Phase) -> &Bound<'_, PyString> {
     match phase {
         Phase::Bid => intern!(py, "bid"),
@@ -331,6 +357,32 @@ pub struct PyTable {
     kept: KeptDict,
     /// Scratch: the family's int roles of an observation.
     int_roles: Vec<(&'static str, IntRole)>,
+}
+
+/// The `ValueError` for a seat that is not one.
+#[cold]
+#[inline(never)]
+fn bad_seat(seat: &Bound<'_, PyAny>, n: usize) -> PyErr {
+    let shown = seat.repr().map(|r| r.to_string()).unwrap_or_default();
+    value_error(format!(
+        "seat must be an int from 0 to {}, not {shown}",
+        n - 1
+    ))
+}
+
+/// The roles of a family that gives them as JSON only.
+#[inline(never)]
+fn json_roles<'py>(
+    py: Python<'py>,
+    table: &Table,
+    seat: usize,
+) -> PyResult<Vec<(Bound<'py, PyString>, Bound<'py, PyAny>)>> {
+    let mut map = serde_json::Map::new();
+    table.family().observe(table.core(), seat, &mut map);
+    let roles = map
+        .iter()
+        .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
+    roles.collect()
 }
 
 /// `IllegalAction` for `given` (the action as the caller wrote it), with
@@ -442,21 +494,22 @@ impl PyTable {
             .extract::<usize>()
             .ok()
             .filter(|&s| s < n && !seat.is_instance_of::<pyo3::types::PyBool>())
-            .ok_or_else(|| {
-                value_error(format!(
-                    "seat must be an int from 0 to {}, not {}",
-                    n - 1,
-                    seat.repr().map(|r| r.to_string()).unwrap_or_default()
-                ))
-            })?;
+            .ok_or_else(|| bad_seat(seat, n))?;
         let obs = self.table.observation_bare(seat);
         let (table, core) = (&self.table, self.table.core());
         let mut ints = std::mem::take(&mut self.int_roles);
         ints.clear();
         let family = table.family();
         let roles = if family.observe_ints(core, seat, &mut |k, v| ints.push((k, v))) {
-            // In the order of the JSON map (its keys sorted).
-            ints.sort_unstable_by_key(|&(k, _)| k);
+            // In the order of the JSON map (its keys sorted): a few keys, so
+            // sorted by insertion here rather than by a sort routine's code.
+            for i in 1..ints.len() {
+                let mut j = i;
+                while j > 0 && ints[j - 1].0 > ints[j].0 {
+                    ints.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
             let keys = &mut self.names;
             let value = |v: IntRole| match v {
                 IntRole::Unknown => py.None().into_bound(py),
@@ -470,12 +523,7 @@ impl PyTable {
             let roles = ints.iter().map(|&(k, v)| (keys.get(py, k), value(v)));
             roles.collect::<Vec<_>>()
         } else {
-            let mut map = serde_json::Map::new();
-            family.observe(core, seat, &mut map);
-            let roles = map
-                .iter()
-                .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
-            roles.collect::<PyResult<Vec<_>>>()?
+            json_roles(py, table, seat)?
         };
         self.int_roles = ints;
         let role_keys = roles.iter().map(|(k, _)| k.as_ptr());
