@@ -72,7 +72,9 @@ const MAX_TEXTS: usize = 1 << 16;
 /// The text of each of `actions`, as Python strs, in order.
 ///
 /// Only strs are made while the lock is held: making one runs no Python
-/// code, so no other table can ask for the lock meanwhile.
+/// code, so no other table can ask for the lock meanwhile. (Taking a `dyn`
+/// iterator, for one copy of this code, cost more instructions than the
+/// instruction-cache misses it saved.)
 pub(crate) fn action_texts<'py>(
     py: Python<'py>,
     actions: impl Iterator<Item = Action>,
@@ -198,12 +200,7 @@ impl HistoryLists {
             let list = kept.list.take().map(|l| l.into_bound(py));
             let list = list.expect("a reusable slot holds a list");
             if self.seat_ints.len() < table.rules().players as usize {
-                let seats = 0..table.rules().players as usize;
-                let ints = seats.map(|s| {
-                    s.into_pyobject(py)
-                        .map_or_else(|e| match e {}, |s| s.into_any().unbind())
-                });
-                self.seat_ints = ints.collect();
+                self.seat_ints = seat_ints(py, table.rules().players as usize);
             }
             for (at, &i) in kept.indices.iter().enumerate() {
                 let seat = self.seat_ints[history[i].0].as_ptr();
@@ -219,16 +216,20 @@ impl HistoryLists {
             self.seats[seat] = kept;
             return Ok(list);
         }
-        let items = self
-            .visible
-            .iter()
-            .map(|&i| entry(i).map(Bound::into_any))
-            .collect::<PyResult<Vec<_>>>()?;
-        let list = new_list(py, items.into_iter())?;
+        let list = self.fresh_list(py, table)?;
         let kept = &mut self.seats[seat];
         kept.indices.clone_from(&self.visible);
         kept.list = Some(list.clone().unbind());
         Ok(list)
+    }
+
+    /// A new list of the visible entries (no kept list would do).
+    #[inline(never)]
+    fn fresh_list<'py>(&self, py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyList>> {
+        let history = &table.core().history;
+        let entry = |i: usize| history_entry(py, history[i].0, self.texts[i].bind(py).clone());
+        let items = self.visible.iter().map(|&i| entry(i).map(Bound::into_any));
+        new_list(py, items.collect::<PyResult<Vec<_>>>()?.into_iter())
     }
 
     /// Bring the texts up to `table`'s history (a new deal starts afresh).
@@ -245,6 +246,17 @@ impl HistoryLists {
         let texts = action_texts(py, new);
         self.texts.extend(texts.into_iter().map(Bound::unbind));
     }
+}
+
+/// Each seat as a Python int.
+#[cold]
+#[inline(never)]
+fn seat_ints(py: Python<'_>, players: usize) -> Vec<Py<PyAny>> {
+    let ints = (0..players).map(|s| {
+        s.into_pyobject(py)
+            .map_or_else(|e| match e {}, |s| s.into_any().unbind())
+    });
+    ints.collect()
 }
 
 /// Is item `at` of `list` (which has it) a pair only `list` holds, still
@@ -299,6 +311,7 @@ pub(crate) const KEYS: [&str; 12] = [
 static TEMPLATE: PyOnceLock<(Py<PyDict>, Vec<Py<PyString>>)> = PyOnceLock::new();
 
 /// The template and its keys, made at the first call.
+#[inline(never)]
 fn template(py: Python<'_>) -> PyResult<&(Py<PyDict>, Vec<Py<PyString>>)> {
     TEMPLATE.get_or_try_init(py, || -> PyResult<_> {
         let d = PyDict::new(py);
@@ -311,20 +324,6 @@ fn template(py: Python<'_>) -> PyResult<&(Py<PyDict>, Vec<Py<PyString>>)> {
         }
         Ok((d.unbind(), keys))
     })
-}
-
-/// A new dict of [`KEYS`] to `values`: a copy of the template (one copy
-/// of its table, no rehashing), each value then set in place.
-pub(crate) fn first_keys<'py>(
-    py: Python<'py>,
-    values: [Bound<'py, PyAny>; KEYS.len()],
-) -> PyResult<Bound<'py, PyDict>> {
-    let (template, keys) = template(py)?;
-    let d = template.bind(py).copy()?;
-    for (k, v) in keys.iter().zip(values) {
-        d.set_item(k.bind(py), v)?;
-    }
-    Ok(d)
 }
 
 /// Strs the core names as `&'static str` (role keys, event names),
@@ -346,6 +345,7 @@ impl StaticStrs {
 /// One stake event as `Game` shows it: `["bomb", 2]`, `["double", "+1"]`.
 /// With `kept`, a list whose item `at` may be that entry already: an
 /// entry only that list holds, unchanged, is given again.
+#[inline(never)]
 pub(crate) fn event<'py>(
     py: Python<'py>,
     names: &mut StaticStrs,
@@ -398,12 +398,65 @@ pub(crate) fn refill_list<'py>(
 #[derive(Default)]
 pub(crate) struct KeptDict(Option<Py<PyDict>>);
 
+/// The dict an observation's values go into, in key order: a copy of the
+/// template (one copy of its table, no rehashing) or a dropped
+/// observation's dict taken back. Both are filled by [`Target::put`], so a
+/// fresh dict and a refilled one are made by the same code.
+pub(crate) struct Target<'py> {
+    dict: Bound<'py, PyDict>,
+    /// The value of each slot as found, in key order (compared, not read).
+    was: Vec<*mut ffi::PyObject>,
+    /// The slot the next [`Target::put`] sets.
+    next: usize,
+}
+
+impl<'py> Target<'py> {
+    /// A new dict of [`KEYS`] to None.
+    #[inline(never)]
+    pub(crate) fn fresh(py: Python<'py>) -> PyResult<Self> {
+        let (template, _) = template(py)?;
+        let dict = template.bind(py).copy()?;
+        let was = vec![py.None().as_ptr(); KEYS.len()];
+        Ok(Target { dict, was, next: 0 })
+    }
+
+    /// Set the next slot's key to `value`, unless it holds it already (a
+    /// key past the dict's is added at its end).
+    pub(crate) fn put(
+        &mut self,
+        key: &Bound<'py, PyString>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        let was = self.was.get(self.next).copied();
+        self.next += 1;
+        if was == Some(value.as_ptr()) {
+            return Ok(());
+        }
+        // SAFETY: a live dict, key and value; the dict takes its own references.
+        if unsafe { ffi::PyDict_SetItem(self.dict.as_ptr(), key.as_ptr(), value.as_ptr()) } < 0 {
+            return Err(PyErr::fetch(self.dict.py()));
+        }
+        Ok(())
+    }
+
+    /// Set [`KEYS`] to `values`, in order.
+    pub(crate) fn put_first(&mut self, values: &[Bound<'py, PyAny>; KEYS.len()]) -> PyResult<()> {
+        let (_, keys) = template(self.dict.py())?;
+        for (k, v) in keys.iter().zip(values) {
+            self.put(k.bind(self.dict.py()), v)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn into_dict(self) -> Bound<'py, PyDict> {
+        self.dict
+    }
+}
+
 /// A dropped observation dict taken back, and those of its values that
 /// only it held (None: make that value afresh).
 pub(crate) struct Refill<'py> {
-    pub(crate) dict: Bound<'py, PyDict>,
-    /// The dict's keys and values in order, as found (compared, not read).
-    pub(crate) slots: Vec<(*mut ffi::PyObject, *mut ffi::PyObject)>,
+    pub(crate) target: Target<'py>,
     pub(crate) hand_sizes: Option<Bound<'py, PyList>>,
     pub(crate) seen_hands: Option<Bound<'py, PyDict>>,
     pub(crate) events: Option<Bound<'py, PyList>>,
@@ -450,7 +503,7 @@ impl KeptDict {
                 if want.next() != Some(k) {
                     return Ok(None);
                 }
-                values.push((k, v));
+                values.push(v);
             }
         }
         if want.next().is_some() {
@@ -458,7 +511,7 @@ impl KeptDict {
         }
         // A value only the dict holds, if it is exactly a list (or dict).
         let only = |at: usize, exact: unsafe fn(*mut ffi::PyObject) -> std::os::raw::c_int| {
-            let v = values[at].1;
+            let v = values[at];
             // SAFETY: `v` is a live value of the dict, which we hold.
             unsafe {
                 (ffi::Py_REFCNT(v) == 1 && exact(v) != 0).then(|| Bound::from_borrowed_ptr(py, v))
@@ -470,33 +523,16 @@ impl KeptDict {
             seen_hands: only(SEEN_HANDS, ffi::PyDict_CheckExact).and_then(|v| v.cast_into().ok()),
             events: lists(EVENTS),
             legal: with_legal.then(|| lists(values.len() - 1)).flatten(),
-            dict,
-            slots: values,
+            target: Target {
+                dict,
+                was: values,
+                next: 0,
+            },
         };
-        refill.dict.set_item(keys[HISTORY].bind(py), py.None())?;
-        refill.slots[HISTORY].1 = py.None().as_ptr();
+        let target = &mut refill.target;
+        target.dict.set_item(keys[HISTORY].bind(py), py.None())?;
+        target.was[HISTORY] = py.None().as_ptr();
         Ok(Some(refill))
-    }
-}
-
-impl<'py> Refill<'py> {
-    /// Set the dict's values, in its key order, where they differ from
-    /// what it held when taken back.
-    pub(crate) fn fill(
-        dict: Bound<'py, PyDict>,
-        slots: &[(*mut ffi::PyObject, *mut ffi::PyObject)],
-        values: impl Iterator<Item = Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        for (&(k, was), value) in slots.iter().zip(values) {
-            // SAFETY: `k` is a key of the dict, alive while it is; `was`
-            // is only compared.
-            if value.as_ptr() != was
-                && unsafe { ffi::PyDict_SetItem(dict.as_ptr(), k, value.as_ptr()) } < 0
-            {
-                return Err(PyErr::fetch(dict.py()));
-            }
-        }
-        Ok(dict)
     }
 }
 

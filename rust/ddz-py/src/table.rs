@@ -5,6 +5,7 @@ use crate::convert::value_error;
 use crate::errors::{card_error, illegal_action, Detail};
 use crate::observe::{
     history_entry, new_list, refill_list, CardTexts, HistoryLists, KeptDict, Refill, StaticStrs,
+    Target,
 };
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, IntRole, Observation, Phase, Table};
@@ -199,10 +200,9 @@ struct Spelled<'py> {
     kitty: Option<Bound<'py, PyString>>,
 }
 
-/// The dict of `obs`, its history, roles and cards already built. Every
-/// observation has the same first keys in the same order, so it starts as a
-/// copy of a template holding them (no rehashing while it fills), or as a
-/// dropped observation's dict taken back (`refill`), filled again in place.
+/// The dict of `obs`, its history, roles and cards already built: a fresh
+/// one, or a dropped observation's dict taken back (`refill`), filled again
+/// in place by the same code.
 #[allow(clippy::too_many_arguments)]
 fn observation_dict<'py>(
     py: Python<'py>,
@@ -214,7 +214,6 @@ fn observation_dict<'py>(
     names: &mut StaticStrs,
     refill: Option<Refill<'py>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
     let Ok(seat) = obs.seat.into_pyobject(py);
     let Ok(to_act) = obs.to_act.into_pyobject(py);
     let sizes = obs.hand_sizes.iter().map(|&n| {
@@ -226,13 +225,9 @@ fn observation_dict<'py>(
     let texts = crate::observe::action_texts(py, &mut plays);
     let mut texts = texts.into_iter();
     let to_beat = obs.to_beat.map(|_| texts.next());
-    let (dict, seen_kept, mut kept) = match refill {
-        Some(r) => (
-            Some((r.dict, r.slots)),
-            r.seen_hands,
-            [r.hand_sizes, r.events, r.legal],
-        ),
-        None => (None, None, [None, None, None]),
+    let (mut target, seen_kept, mut kept) = match refill {
+        Some(r) => (r.target, r.seen_hands, [r.hand_sizes, r.events, r.legal]),
+        None => (Target::fresh(py)?, None, [None, None, None]),
     };
     let [kept_sizes, kept_events, kept_legal] = &mut kept;
     let seen = match seen_kept {
@@ -244,8 +239,8 @@ fn observation_dict<'py>(
         }
         None => PyDict::new(py),
     };
-    for (s, h) in &obs.seen_hands {
-        seen.set_item(s.to_string(), text(h))?;
+    if !obs.seen_hands.is_empty() {
+        fill_seen(&seen, &obs.seen_hands)?;
     }
     let events = obs.events.iter().enumerate().map(|(at, e)| {
         let kept = kept_events.as_ref().map(|l| (l, at));
@@ -253,7 +248,7 @@ fn observation_dict<'py>(
     });
     let events = events.collect::<PyResult<Vec<_>>>()?;
     let result = match &obs.result {
-        Some(r) => to_py(py, &r.to_json())?,
+        Some(r) => result_to_py(py, r)?,
         None => py.None().into_bound(py),
     };
     let none = || py.None().into_bound(py);
@@ -286,21 +281,44 @@ fn observation_dict<'py>(
         Some(_) => Some(list(kept_legal, &mut texts.map(Bound::into_any))?),
         None => None,
     };
-    if let Some((d, slots)) = dict {
-        let values = first.into_iter().chain(roles.into_iter().map(|(_, v)| v));
-        return Refill::fill(d, &slots, values.chain(legal));
+    target.put_first(&first)?;
+    for (k, v) in &roles {
+        target.put(k, v)?;
     }
-    let d = crate::observe::first_keys(py, first)?;
-    for (k, v) in roles {
-        d.set_item(k, v)?;
+    if let Some(words) = &legal {
+        target.put(intern!(py, "legal_actions"), words)?;
     }
-    if let Some(words) = legal {
-        d.set_item(intern!(py, "legal_actions"), words)?;
+    Ok(target.into_dict())
+}
+
+// The rarely taken paths below are kept out of line, so the code every
+// observation runs stays small (instruction-cache misses, not
+// instructions, are most of what an observation costs).
+
+/// The hands `seat_hands` shows, into `seen` (five- and six-player only).
+#[inline(never)]
+fn fill_seen(
+    seen: &Bound<'_, PyDict>,
+    hands: &[(usize, Vec<ddz_core::table::Card>)],
+) -> PyResult<()> {
+    for (s, h) in hands {
+        seen.set_item(s.to_string(), identities(h))?;
     }
-    Ok(d)
+    Ok(())
+}
+
+/// A deal's result, once over.
+#[cold]
+#[inline(never)]
+fn result_to_py<'py>(
+    py: Python<'py>,
+    r: &ddz_core::table::Settlement,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &r.to_json())
 }
 
 /// A phase's name as an interned Python str (read at every step).
+#[inline(never)]
 fn phase_name(py: Python<'_>, phase: Phase) -> &Bound<'_, PyString> {
     match phase {
         Phase::Bid => intern!(py, "bid"),
@@ -339,6 +357,32 @@ pub struct PyTable {
     kept: KeptDict,
     /// Scratch: the family's int roles of an observation.
     int_roles: Vec<IntRole>,
+}
+
+/// The `ValueError` for a seat that is not one.
+#[cold]
+#[inline(never)]
+fn bad_seat(seat: &Bound<'_, PyAny>, n: usize) -> PyErr {
+    let shown = seat.repr().map(|r| r.to_string()).unwrap_or_default();
+    value_error(format!(
+        "seat must be an int from 0 to {}, not {shown}",
+        n - 1
+    ))
+}
+
+/// The roles of a family that gives them as JSON only.
+#[inline(never)]
+fn json_roles<'py>(
+    py: Python<'py>,
+    table: &Table,
+    seat: usize,
+) -> PyResult<Vec<(Bound<'py, PyString>, Bound<'py, PyAny>)>> {
+    let mut map = serde_json::Map::new();
+    table.family().observe(table.core(), seat, &mut map);
+    let roles = map
+        .iter()
+        .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
+    roles.collect()
 }
 
 /// `IllegalAction` for `given` (the action as the caller wrote it), with
@@ -450,13 +494,7 @@ impl PyTable {
             .extract::<usize>()
             .ok()
             .filter(|&s| s < n && !seat.is_instance_of::<pyo3::types::PyBool>())
-            .ok_or_else(|| {
-                value_error(format!(
-                    "seat must be an int from 0 to {}, not {}",
-                    n - 1,
-                    seat.repr().map(|r| r.to_string()).unwrap_or_default()
-                ))
-            })?;
+            .ok_or_else(|| bad_seat(seat, n))?;
         let obs = self.table.observation_bare(seat);
         let (table, core) = (&self.table, self.table.core());
         let mut ints = std::mem::take(&mut self.int_roles);
@@ -481,12 +519,7 @@ impl PyTable {
             let roles = roles.map(|(&k, &v)| (keys.get(py, k), value(v)));
             roles.collect::<Vec<_>>()
         } else {
-            let mut map = serde_json::Map::new();
-            family.observe(core, seat, &mut map);
-            let roles = map
-                .iter()
-                .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
-            roles.collect::<PyResult<Vec<_>>>()?
+            json_roles(py, table, seat)?
         };
         self.int_roles = ints;
         let role_keys = roles.iter().map(|(k, _)| k.as_ptr());
