@@ -507,8 +507,11 @@ impl Table {
         self.counts_only = !recording && self.family.counts_suffice();
         self.rng = rng;
         self.queued.clear();
-        if let Some(last) = self.deals.pop() {
-            self.spare = last;
+        // (A deal dealt on counts has no buffers worth keeping.)
+        if !self.counts_only {
+            if let Some(last) = self.deals.pop() {
+                self.spare = last;
+            }
         }
         self.deals.clear();
         self.actions.clear();
@@ -1054,5 +1057,63 @@ impl Observation {
             out.insert("legal_actions".into(), words.into());
         }
         Value::Object(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::PRESETS;
+
+    /// Play `t` out with choices drawn from `seed`; the actions taken.
+    fn play_out(t: &mut Table, seed: u64) -> usize {
+        let mut rng = Rng(seed);
+        let mut steps = 0;
+        while !t.is_over() {
+            let n = t.legal_unordered().len();
+            t.apply_unordered(rng.below(n));
+            steps += 1;
+        }
+        steps
+    }
+
+    #[test]
+    fn a_restarted_table_deals_and_plays_as_a_fresh_one() {
+        // A restart refills the last deal's buffers (deal, cut, the
+        // family's lists), recorded or not: nothing of an earlier deal may
+        // show through in the next one.
+        for preset in PRESETS {
+            let engine = Arc::new(Engine::new(Rules::preset(preset).unwrap()).unwrap());
+            let mut reused = Table::seeded(engine.clone(), 0, 0).unwrap();
+            for index in 0..40 {
+                let rng = Rng::for_game(3, index);
+                let recorded = index % 3 != 1;
+                match recorded {
+                    true => reused.restart(rng.clone()),
+                    false => reused.restart_unrecorded(rng.clone()),
+                }
+                let mut fresh = Table::new(engine.clone(), rng, Vec::new()).unwrap();
+                let (a, b) = (reused.core(), fresh.core());
+                let counts = |t: &Core| t.hands.iter().map(|h| h.counts).collect::<Vec<_>>();
+                assert_eq!(counts(a), counts(b), "{preset} {index}");
+                // (A deal played on counts keeps its kitty as dealt.)
+                let kitty = |t: &Core| deal::count(&t.kitty);
+                assert_eq!((a.phase, a.to_act, kitty(a)), (b.phase, b.to_act, kitty(b)));
+                assert_eq!(reused.roles(), fresh.roles(), "{preset} {index}");
+                if recorded {
+                    let json = |t: &Table| t.deals().iter().map(Deal::to_json).collect::<Vec<_>>();
+                    assert_eq!(json(&reused), json(&fresh), "{preset} {index}");
+                }
+                let steps = (play_out(&mut reused, index), play_out(&mut fresh, index));
+                assert_eq!(steps.0, steps.1, "{preset} {index}");
+                assert_eq!(reused.roles(), fresh.roles(), "{preset} {index}");
+                let scores = |t: &Table| t.result().unwrap().scores.clone();
+                assert_eq!(scores(&reused), scores(&fresh), "{preset} {index}");
+                if recorded {
+                    let (x, y) = (reused.result().unwrap(), fresh.result().unwrap());
+                    assert_eq!(x.to_json(), y.to_json(), "{preset} {index}");
+                }
+            }
+        }
     }
 }
