@@ -79,6 +79,7 @@ pub fn count(cards: &[Card]) -> Cards {
 
 /// A shuffled physical deck cut in deal order: a hand per seat, then the
 /// kitty, then the cards set aside.
+#[derive(Clone)]
 pub struct Cut {
     pub(crate) deck: Vec<Card>,
     pub(crate) players: usize,
@@ -96,6 +97,25 @@ impl Cut {
             size: rules.hand_size as usize,
             kitty: rules.kitty as usize,
         }
+    }
+
+    /// The rule set's deck in fresh order, to be shuffled deal after deal
+    /// (`reshuffle`) without allocating.
+    pub fn fresh(rules: &Rules) -> Self {
+        Cut {
+            deck: physical_deck(rules),
+            players: rules.players as usize,
+            size: rules.hand_size as usize,
+            kitty: rules.kitty as usize,
+        }
+    }
+
+    /// Lay `fresh` (the rule set's deck in `physical_deck` order) back
+    /// and shuffle it: the same cut as `Cut::shuffled` with this generator.
+    pub fn reshuffle(&mut self, fresh: &[Card], rng: &mut Rng) {
+        self.deck.clear();
+        self.deck.extend_from_slice(fresh);
+        rng.shuffle(&mut self.deck);
     }
 
     pub fn players(&self) -> usize {
@@ -142,22 +162,33 @@ impl Cut {
     /// cards set aside as dealt (`Deal::sort_hands` puts them in order), the
     /// kitty sorted or as dealt (for a family that shares it from the top).
     pub fn deal(&self, first: usize, sort_kitty: bool) -> Deal {
-        let mut kitty = self.kitty().to_vec();
+        let mut deal = Deal::default();
+        self.deal_into(first, sort_kitty, &mut deal);
+        deal
+    }
+
+    /// As `deal`, into the buffers of `deal` (a table reuses the last
+    /// deal's): its hands, kitty, cards set aside and first seat are
+    /// replaced; `extra` is left for the family to overwrite.
+    pub fn deal_into(&self, first: usize, sort_kitty: bool, deal: &mut Deal) {
+        deal.hands.resize_with(self.players, Vec::new);
+        for (seat, hand) in deal.hands.iter_mut().enumerate() {
+            hand.clear();
+            hand.extend_from_slice(self.hand(seat));
+        }
+        deal.kitty.clear();
+        deal.kitty.extend_from_slice(self.kitty());
         if sort_kitty {
-            sort_cards(&mut kitty);
+            sort_cards(&mut deal.kitty);
         }
-        Deal {
-            hands: (0..self.players).map(|s| self.hand(s).to_vec()).collect(),
-            kitty,
-            set_aside: self.set_aside().to_vec(),
-            first,
-            extra: Map::new(),
-        }
+        deal.set_aside.clear();
+        deal.set_aside.extend_from_slice(self.set_aside());
+        deal.first = first;
     }
 }
 
 /// Who holds what at the start of a deal.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Deal {
     /// Each hand low to high.
     pub hands: Vec<Vec<Card>>,
@@ -182,6 +213,19 @@ impl Deal {
         let mut deal = cut.deal(first, true);
         deal.sort_hands();
         deal
+    }
+
+    /// Set the family key `key` to the text `write` makes, reusing the
+    /// key's string when the deal already holds one (a table refills the
+    /// same deal's buffers deal after deal).
+    pub fn set_text(&mut self, key: &str, write: impl FnOnce(&mut String)) {
+        if let Some(Value::String(text)) = self.extra.get_mut(key) {
+            text.clear();
+            return write(text);
+        }
+        let mut text = String::new();
+        write(&mut text);
+        self.extra.insert(key.into(), text.into());
     }
 
     /// Each hand and the cards set aside low to high, as a deal is kept

@@ -11,7 +11,7 @@
 
 use super::marked::{check_markable, marked_card, marked_deal};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Roles};
+use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Roles};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, Rules};
@@ -92,6 +92,7 @@ fn new(_rules: &Rules) -> Box<dyn Family> {
         revealed: false,
         turns: 0,
         winner: None,
+        drawn: None,
     })
 }
 
@@ -106,6 +107,9 @@ struct FivePlayer {
     /// Answers given in the current round.
     turns: usize,
     winner: Option<usize>,
+    /// The card `deal` marked, for the `start` that follows (a given deal
+    /// is read from its `marked` key instead).
+    drawn: Option<Card>,
 }
 
 /// Bombs of `doubling_bomb` cards or more double the stake, each under its
@@ -120,8 +124,13 @@ impl FivePlayer {
         seat == self.open || Some(seat) == self.hidden
     }
 
-    fn landlords(&self) -> Vec<usize> {
-        std::iter::once(self.open).chain(self.hidden).collect()
+    /// The landlords, open first, without allocating (`finish` runs
+    /// every deal).
+    fn landlords(&self) -> ([usize; 2], usize) {
+        (
+            [self.open, self.hidden.unwrap_or(self.open)],
+            1 + self.hidden.is_some() as usize,
+        )
     }
 
     fn knows_team(&self, seat: usize) -> bool {
@@ -138,8 +147,8 @@ impl Family for FivePlayer {
         &["marked"]
     }
 
-    fn deal(&self, rules: &Rules, rng: &mut super::Rng) -> Deal {
-        marked_deal(rules, rng)
+    fn deal(&mut self, _rules: &Rules, rng: &mut super::Rng, cut: &Cut, deal: &mut Deal) {
+        self.drawn = Some(marked_deal(rng, cut, deal));
     }
 
     fn check_deal(&self, rules: &Rules, deal: &Deal) -> Result<(), String> {
@@ -147,7 +156,10 @@ impl Family for FivePlayer {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        self.marked = marked_card(t.rules(), deal).expect("checked with the deal");
+        self.marked = match self.drawn.take() {
+            Some(card) => card,
+            None => marked_card(t.rules(), deal).expect("checked with the deal"),
+        };
         self.open = deal.first;
         t.give_kitty(self.open);
         let n = t.players();
@@ -235,10 +247,11 @@ impl Family for FivePlayer {
 
     fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
         self.winner = Some(winner);
-        let landlords = self.landlords();
+        let (seats, n) = self.landlords();
+        let landlords = &seats[..n];
         let won = landlords.contains(&winner);
         let mut events = t.events.clone();
-        events.extend(spring_events(t.rules(), &t.tricks, &landlords, won));
+        events.extend(spring_events(t.rules(), &t.tricks, landlords, won));
         Settlement::leader_and_partner(t.players(), self.open, self.hidden, won, events)
     }
 

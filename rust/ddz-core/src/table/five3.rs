@@ -18,7 +18,7 @@ use super::five::{bad, check_five};
 use super::marked::{marked_card, marked_deal};
 use super::physical::Hand;
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Roles};
+use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Roles};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::RulesError;
 use crate::play::Move;
@@ -170,6 +170,8 @@ struct FivePlayer3Deck {
     /// The deputy (or the hidden solo) is public.
     revealed: bool,
     winner: Option<usize>,
+    /// The card `deal` marked, for the `start` that follows.
+    drawn: Option<Card>,
 }
 
 impl FivePlayer3Deck {
@@ -264,8 +266,8 @@ impl Family for FivePlayer3Deck {
         &["marked"]
     }
 
-    fn deal(&self, rules: &Rules, rng: &mut super::Rng) -> Deal {
-        marked_deal(rules, rng)
+    fn deal(&mut self, _rules: &Rules, rng: &mut super::Rng, cut: &Cut, deal: &mut Deal) {
+        self.drawn = Some(marked_deal(rng, cut, deal));
     }
 
     fn check_deal(&self, rules: &Rules, deal: &Deal) -> Result<(), String> {
@@ -273,7 +275,10 @@ impl Family for FivePlayer3Deck {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        let marked = marked_card(t.rules(), deal).expect("checked with the deal");
+        let marked = match self.drawn.take() {
+            Some(card) => card,
+            None => marked_card(t.rules(), deal).expect("checked with the deal"),
+        };
         *self = FivePlayer3Deck {
             marked: Some(marked),
             holder: deal.first,

@@ -3,18 +3,17 @@
 //! from the deal's `marked` key (`"9h"`).
 
 use super::deal::{Cut, Rng};
-use super::physical::{parse_identities, Card};
+use super::physical::{parse_identities, push_card, Card};
 use super::Deal;
 use crate::rules::Rules;
 
-/// A shuffled deal with one dealt suited card marked, uniformly; its holder
-/// is `first`.
-pub fn marked_deal(rules: &Rules, rng: &mut Rng) -> Deal {
-    let cut = Cut::shuffled(rules, rng);
+/// A shuffled deal (`cut`, just shuffled) into `deal`, one dealt suited
+/// card marked, uniformly; its holder is `first`. Returns the marked card.
+pub fn marked_deal(rng: &mut Rng, cut: &Cut, deal: &mut Deal) -> Card {
     let (card, holder) = cut.mark(rng, Card::suited);
-    let mut deal = cut.deal(holder, true);
-    deal.extra.insert("marked".into(), card.to_string().into());
-    deal
+    cut.deal_into(holder, true, deal);
+    deal.set_text("marked", |text| push_card(text, card));
+    card
 }
 
 /// The marked card of a deal, checked: one suited card, held by seat

@@ -30,7 +30,7 @@ mod six_3v3;
 pub mod tricks;
 
 pub use action::Action;
-pub use deal::{Deal, Rng};
+pub use deal::{Cut, Deal, Rng};
 pub use physical::{Card, Hand};
 pub use scoring::{Event, Settlement};
 
@@ -123,11 +123,19 @@ pub trait Family: Send + Sync {
         &[]
     }
 
-    /// A fresh random deal (marked cards are chosen here), its hands as
-    /// dealt: the table sorts them (`Deal::sort_hands`) when it keeps a
-    /// record, so nothing here may read their order.
-    fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
-        Deal::shuffled(rules, rng)
+    /// A fresh random deal (marked cards are chosen here) into `deal`,
+    /// from `cut`, which the table has just shuffled with `rng`. `deal`
+    /// holds an earlier deal whose buffers are reused: the hook replaces
+    /// its hands, kitty, cards set aside, first seat and its own keys
+    /// (`Cut::deal_into`, `Deal::set_text`). The family may remember what
+    /// it drew for the `start` that follows at once, rather than read it
+    /// back from `extra`. The hands are as dealt: the table sorts them
+    /// (`Deal::sort_hands`) when it keeps a record, so nothing here may
+    /// read their order. By default: a random first seat (as
+    /// `Deal::shuffled`).
+    fn deal(&mut self, _rules: &Rules, rng: &mut Rng, cut: &Cut, deal: &mut Deal) {
+        let first = rng.below(cut.players());
+        cut.deal_into(first, true, deal);
     }
 
     /// Check a given deal's family keys (`deal.extra`).
@@ -401,9 +409,11 @@ pub struct Table {
     /// whose counts suffice)?
     counts_only: bool,
     /// The rule set's physical deck, unshuffled, and the deck being dealt
-    /// (kept from deal to deal when dealing counts only).
+    /// (kept from deal to deal).
     fresh_deck: Vec<Card>,
-    deck: Vec<Card>,
+    cut: Cut,
+    /// A finished deal whose buffers the next drawn deal reuses.
+    spare: Deal,
 }
 
 impl Clone for Box<dyn Family> {
@@ -468,7 +478,8 @@ impl Table {
             recording: true,
             counts_only: false,
             fresh_deck: deal::physical_deck(rules),
-            deck: Vec::new(),
+            cut: Cut::fresh(rules),
+            spare: Deal::default(),
         };
         table.start();
         Ok(table)
@@ -496,6 +507,12 @@ impl Table {
         self.counts_only = !recording && self.family.counts_suffice();
         self.rng = rng;
         self.queued.clear();
+        // (A deal dealt on counts has no buffers worth keeping.)
+        if !self.counts_only {
+            if let Some(last) = self.deals.pop() {
+                self.spare = last;
+            }
+        }
         self.deals.clear();
         self.actions.clear();
         self.cards.clear();
@@ -523,7 +540,10 @@ impl Table {
         let mut deal = match self.queued.pop_front() {
             Some(d) => d,
             None => {
-                let mut deal = self.family.deal(self.core.rules(), &mut self.rng);
+                let mut deal = std::mem::take(&mut self.spare);
+                self.cut.reshuffle(&self.fresh_deck, &mut self.rng);
+                let (rules, rng) = (self.core.engine.rules(), &mut self.rng);
+                self.family.deal(rules, rng, &self.cut, &mut deal);
                 if self.recording {
                     deal.sort_hands();
                 }
@@ -540,6 +560,9 @@ impl Table {
         t.new_deal();
         self.family.start(t, &deal);
         if !self.recording {
+            if let Some(last) = self.deals.pop() {
+                self.spare = last;
+            }
             self.deals.clear();
         }
         self.deals.push(deal);
@@ -551,26 +574,18 @@ impl Table {
     /// the hands are counted straight from a reused deck, unsorted and
     /// without suits, and the deal kept is its first seat alone.
     fn start_counted(&mut self) {
-        let rules = self.core.engine.rules();
-        let (n, size) = (rules.players as usize, rules.hand_size as usize);
-        let kitty = rules.kitty as usize;
-        self.deck.clone_from(&self.fresh_deck);
-        self.rng.shuffle(&mut self.deck);
-        let first = self.rng.below(n);
+        self.cut.reshuffle(&self.fresh_deck, &mut self.rng);
+        let first = self.rng.below(self.cut.players());
         let t = &mut self.core;
         for (seat, hand) in t.hands.iter_mut().enumerate() {
-            *hand = Hand::counted(&self.deck[seat * size..(seat + 1) * size]);
+            *hand = Hand::counted(self.cut.hand(seat));
         }
         t.kitty.clear();
-        t.kitty
-            .extend_from_slice(&self.deck[n * size..n * size + kitty]);
+        t.kitty.extend_from_slice(self.cut.kitty());
         t.new_deal();
         let deal = Deal {
-            hands: Vec::new(),
-            kitty: Vec::new(),
-            set_aside: Vec::new(),
             first,
-            extra: Map::new(),
+            ..Deal::default()
         };
         self.family.start(t, &deal);
         self.deals.clear();
@@ -1042,5 +1057,63 @@ impl Observation {
             out.insert("legal_actions".into(), words.into());
         }
         Value::Object(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::PRESETS;
+
+    /// Play `t` out with choices drawn from `seed`; the actions taken.
+    fn play_out(t: &mut Table, seed: u64) -> usize {
+        let mut rng = Rng(seed);
+        let mut steps = 0;
+        while !t.is_over() {
+            let n = t.legal_unordered().len();
+            t.apply_unordered(rng.below(n));
+            steps += 1;
+        }
+        steps
+    }
+
+    #[test]
+    fn a_restarted_table_deals_and_plays_as_a_fresh_one() {
+        // A restart refills the last deal's buffers (deal, cut, the
+        // family's lists), recorded or not: nothing of an earlier deal may
+        // show through in the next one.
+        for preset in PRESETS {
+            let engine = Arc::new(Engine::new(Rules::preset(preset).unwrap()).unwrap());
+            let mut reused = Table::seeded(engine.clone(), 0, 0).unwrap();
+            for index in 0..40 {
+                let rng = Rng::for_game(3, index);
+                let recorded = index % 3 != 1;
+                match recorded {
+                    true => reused.restart(rng.clone()),
+                    false => reused.restart_unrecorded(rng.clone()),
+                }
+                let mut fresh = Table::new(engine.clone(), rng, Vec::new()).unwrap();
+                let (a, b) = (reused.core(), fresh.core());
+                let counts = |t: &Core| t.hands.iter().map(|h| h.counts).collect::<Vec<_>>();
+                assert_eq!(counts(a), counts(b), "{preset} {index}");
+                // (A deal played on counts keeps its kitty as dealt.)
+                let kitty = |t: &Core| deal::count(&t.kitty);
+                assert_eq!((a.phase, a.to_act, kitty(a)), (b.phase, b.to_act, kitty(b)));
+                assert_eq!(reused.roles(), fresh.roles(), "{preset} {index}");
+                if recorded {
+                    let json = |t: &Table| t.deals().iter().map(Deal::to_json).collect::<Vec<_>>();
+                    assert_eq!(json(&reused), json(&fresh), "{preset} {index}");
+                }
+                let steps = (play_out(&mut reused, index), play_out(&mut fresh, index));
+                assert_eq!(steps.0, steps.1, "{preset} {index}");
+                assert_eq!(reused.roles(), fresh.roles(), "{preset} {index}");
+                let scores = |t: &Table| t.result().unwrap().scores.clone();
+                assert_eq!(scores(&reused), scores(&fresh), "{preset} {index}");
+                if recorded {
+                    let (x, y) = (reused.result().unwrap(), fresh.result().unwrap());
+                    assert_eq!(x.to_json(), y.to_json(), "{preset} {index}");
+                }
+            }
+        }
     }
 }

@@ -82,13 +82,18 @@ pub fn identities(cards: &[Card]) -> String {
 /// every step: pushing characters is several times faster than `Display`).
 fn spell(cards: &[Card]) -> String {
     let mut out = String::with_capacity(2 * cards.len());
-    for c in cards {
-        out.push(SYMBOLS[c.slot as usize]);
-        if c.suited() {
-            out.push(SUITS[c.suit as usize]);
-        }
+    for &c in cards {
+        push_card(&mut out, c);
     }
     out
+}
+
+/// Append `c`'s identity (`9h`, `X`) to `out`, as `Display` writes it.
+pub fn push_card(out: &mut String, c: Card) {
+    out.push(SYMBOLS[c.slot as usize]);
+    if c.suited() {
+        out.push(SUITS[c.suit as usize]);
+    }
 }
 
 /// The card of rank `slot` and suit index `suit`.

@@ -49,32 +49,83 @@ pub(super) fn procedure(rules: &Rules) -> Procedure {
     }
 }
 
-/// `kitty` (in stored order) cut into `shares` parts, one per landlord in
-/// the order they were named.
-///
-/// `Snake`: the cards low to high dealt first, second, ..., last, last,
-/// ..., first, first, ..., so that no landlord is always given the lower
-/// card of a round. `InOrder`: equal runs from the top as the kitty lies.
+/// `Shares::share` into `shares` parts, for the tests.
+#[cfg(test)]
 pub(super) fn split_kitty(kitty: &[Card], shares: usize, how: KittySplit) -> Vec<Vec<Card>> {
-    let mut out = vec![Vec::with_capacity(kitty.len() / shares + 1); shares];
-    match how {
-        KittySplit::InOrder => {
-            let size = kitty.len() / shares;
-            for (i, share) in out.iter_mut().enumerate() {
-                share.extend_from_slice(&kitty[i * size..(i + 1) * size]);
-            }
+    let seats: Vec<usize> = (0..shares).collect();
+    let mut out = Shares::default();
+    out.share(kitty, &seats, how);
+    out.list.into_iter().map(|(_, share)| share).collect()
+}
+
+/// Each landlord's kitty share, `(landlord, cards)`, and the emptied
+/// buffers of the last deal's shares (a family shares the kitty every
+/// deal; reading it as a slice gives the shares).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Shares {
+    list: Vec<(usize, Vec<Card>)>,
+    spare: Vec<Vec<Card>>,
+}
+
+impl std::ops::Deref for Shares {
+    type Target = [(usize, Vec<Card>)];
+
+    fn deref(&self) -> &Self::Target {
+        &self.list
+    }
+}
+
+impl Shares {
+    /// No shares (a new deal); their buffers are kept.
+    pub fn clear(&mut self) {
+        for (_, mut cards) in self.list.drain(..) {
+            cards.clear();
+            self.spare.push(cards);
         }
-        KittySplit::Snake => {
-            let mut sorted = kitty.to_vec();
-            sorted.sort_unstable();
-            for (i, card) in sorted.into_iter().enumerate() {
-                let (round, at) = (i / shares, i % shares);
-                let to = if round % 2 == 0 { at } else { shares - 1 - at };
-                out[to].push(card);
+    }
+
+    /// `kitty` (in stored order) shared out: one share per seat of
+    /// `landlords`, in the order they were named.
+    ///
+    /// `Snake`: the cards low to high dealt first, second, ..., last, last,
+    /// ..., first, first, ..., so that no landlord is always given the lower
+    /// card of a round. `InOrder`: equal runs from the top as the kitty lies.
+    pub fn share(&mut self, kitty: &[Card], landlords: &[usize], how: KittySplit) {
+        self.clear();
+        let n = landlords.len();
+        for &landlord in landlords {
+            let cards = self.spare.pop().unwrap_or_default();
+            self.list.push((landlord, cards));
+        }
+        let shares = &mut self.list;
+        match how {
+            KittySplit::InOrder => {
+                let size = kitty.len() / n;
+                for (i, (_, share)) in shares.iter_mut().enumerate() {
+                    share.extend_from_slice(&kitty[i * size..(i + 1) * size]);
+                }
+            }
+            KittySplit::Snake => {
+                // Sorted on the stack: a kitty is a handful of cards.
+                let mut room = [Card::default(); 64];
+                let mut heap = Vec::new();
+                let sorted: &mut [Card] = if kitty.len() <= room.len() {
+                    let part = &mut room[..kitty.len()];
+                    part.copy_from_slice(kitty);
+                    part
+                } else {
+                    heap.extend_from_slice(kitty);
+                    &mut heap
+                };
+                sorted.sort_unstable();
+                for (i, &card) in sorted.iter().enumerate() {
+                    let (round, at) = (i / n, i % n);
+                    let to = if round % 2 == 0 { at } else { n - 1 - at };
+                    shares[to].1.push(card);
+                }
             }
         }
     }
-    out
 }
 
 /// Tables of the six-player presets for the families' tests.

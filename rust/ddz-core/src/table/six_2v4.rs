@@ -15,16 +15,18 @@
 //! The stake is additive: N starts at 1 and each event adds to it.
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
-use super::deal::Cut;
-use super::physical::{identities, parse_identities, Card};
+use super::physical::{identities, parse_identities, push_card, Card};
 use super::scoring::{spring_events, stake, Event, Settlement};
-use super::{Action, Core, Deal, Family, FamilySpec, Phase, Rng, Roles};
+use super::six::Shares;
+use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Roles};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::engine::Engine;
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{KittySplit, Rules};
 use serde_json::{json, Map, Value};
+use std::fmt::Write;
+use std::sync::Arc;
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "six-marked",
@@ -84,7 +86,7 @@ struct Marked {
     landlords: Vec<usize>,
     solo: Option<bool>,
     /// Each landlord's kitty share.
-    shares: Vec<(usize, Vec<Card>)>,
+    shares: Shares,
     to_show: Vec<usize>,
     showed: Vec<usize>,
     show_done: bool,
@@ -94,9 +96,51 @@ struct Marked {
     order: Vec<usize>,
     picks: [Option<bool>; 8],
     winning_side: Option<Side>,
+    /// The marks `deal` drew, for the `start` that follows (a given deal
+    /// is read from its keys instead).
+    drawn: Option<[(Card, usize); 2]>,
+    /// The auto-win checks' tables, made at the first check: they depend
+    /// on the rule set alone.
+    tables: Option<Arc<BombTables>>,
+    /// A landlord's leads, listed by the auto-win checks.
+    leads: Vec<Move>,
 }
 
 impl Marked {
+    /// Forget the last deal's roles for a deal with these marks, keeping
+    /// the lists' buffers and the rule set's tables (every field is named,
+    /// so a new one cannot be left out).
+    fn reset(&mut self, public: (Card, usize), secret: (Card, usize)) {
+        let Marked {
+            procedure: _,
+            public: mark,
+            secret: second,
+            auction,
+            landlords,
+            solo,
+            shares,
+            to_show,
+            showed,
+            show_done,
+            dead,
+            auto_win,
+            order,
+            picks,
+            winning_side,
+            drawn,
+            tables: _,
+            leads: _,
+        } = self;
+        (*mark, *second) = (public, secret);
+        landlords.clear();
+        shares.clear();
+        to_show.clear();
+        showed.clear();
+        order.clear();
+        (*auction, *solo, *show_done, *dead) = (None, None, false, None);
+        (*auto_win, *picks, *winning_side, *drawn) = (None, [None; 8], None, None);
+    }
+
     fn teams(t: &Core) -> bool {
         t.rules().farmers_pick_sides
     }
@@ -133,23 +177,26 @@ impl Marked {
     fn landlord_chosen(&mut self, t: &mut Core, first: usize) {
         let solo = self.secret.1 == first;
         self.solo = Some(solo);
-        self.landlords = if solo {
-            vec![first]
-        } else {
-            vec![first, self.secret.1]
-        };
-        let parts = super::six::split_kitty(&t.kitty, self.landlords.len(), t.rules().kitty_split);
-        self.shares = self.landlords.iter().copied().zip(parts).collect();
-        for (seat, share) in &self.shares {
+        self.landlords.clear();
+        self.landlords.push(first);
+        if !solo {
+            self.landlords.push(self.secret.1);
+        }
+        let how = t.rules().kitty_split;
+        self.shares.share(&t.kitty, &self.landlords, how);
+        for (seat, share) in self.shares.iter() {
             t.give(*seat, share);
         }
         t.kitty_given = true;
         if Self::teams(t) && !solo {
             let n = t.players();
-            self.order = (1..n)
-                .map(|i| (first + i) % n)
-                .filter(|s| !self.landlords.contains(s))
-                .collect();
+            let landlords = &self.landlords;
+            self.order.clear();
+            self.order.extend(
+                (1..n)
+                    .map(|i| (first + i) % n)
+                    .filter(|s| !landlords.contains(s)),
+            );
             t.phase = Phase::ChooseSide;
             t.to_act = self.order[0];
         } else {
@@ -160,10 +207,14 @@ impl Marked {
     /// Every role is settled: the auto-win checks, else the show-hand round.
     fn before_play(&mut self, t: &mut Core) {
         if t.rules().auto_win {
-            let tables = BombTables::new(t.engine());
+            let tables = self
+                .tables
+                .get_or_insert_with(|| Arc::new(BombTables::new(t.engine())))
+                .clone();
             for i in 0..self.landlords.len() {
                 let seat = self.landlords[i];
-                if let Some(reason) = tables.auto_win(t.engine(), &t.hands[seat].counts) {
+                let hand = &t.hands[seat].counts;
+                if let Some(reason) = tables.auto_win(t.engine(), hand, &mut self.leads) {
                     self.auto_win = Some((seat, reason));
                     t.to_act = seat;
                     let side = self.side_of(t, seat);
@@ -173,7 +224,8 @@ impl Marked {
                 }
             }
         }
-        self.to_show = self.landlords.iter().rev().copied().collect();
+        self.to_show.clear();
+        self.to_show.extend(self.landlords.iter().rev());
         t.phase = Phase::Show;
         t.to_act = *self.to_show.last().expect("a landlord");
     }
@@ -368,8 +420,7 @@ impl Family for Marked {
     /// A shuffled deal and two distinct dealt copies marked, uniformly: the
     /// public and the secret mark. `first` is the public mark's seat (for
     /// reading; the marks decide who acts).
-    fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
-        let cut = Cut::shuffled(rules, rng);
+    fn deal(&mut self, rules: &Rules, rng: &mut Rng, cut: &Cut, deal: &mut Deal) {
         let positions = cut.in_hands().len();
         let a = rng.below(positions);
         let mut b = rng.below(positions - 1);
@@ -377,12 +428,14 @@ impl Family for Marked {
             b += 1;
         }
         let (public, secret) = (cut.at(a), cut.at(b));
-        let mut deal = cut.deal(public.1, rules.kitty_split == KittySplit::Snake);
+        cut.deal_into(public.1, rules.kitty_split == KittySplit::Snake, deal);
         for (key, (card, seat)) in [("marked", public), ("secret", secret)] {
-            deal.extra
-                .insert(key.into(), format!("{card}@{seat}").into());
+            deal.set_text(key, |text| {
+                push_card(text, card);
+                write!(text, "@{seat}").expect("a string takes any text");
+            });
         }
-        deal
+        self.drawn = Some([public, secret]);
     }
 
     fn check_deal(&self, rules: &Rules, deal: &Deal) -> Result<(), String> {
@@ -390,13 +443,11 @@ impl Family for Marked {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        let [public, secret] = marks(deal, &t.rules().preset).expect("a checked deal");
-        *self = Marked {
-            procedure: self.procedure,
-            public,
-            secret,
-            ..Marked::default()
+        let [public, secret] = match self.drawn.take() {
+            Some(marks) => marks,
+            None => marks(deal, &t.rules().preset).expect("a checked deal"),
         };
+        self.reset(public, secret);
         match self.procedure {
             Some(procedure) => {
                 let n = t.players();
@@ -518,8 +569,14 @@ impl Family for Marked {
     fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
         let side = self.side_of(t, winner);
         let mut events = t.events.clone();
-        let first_side = self.side_seats(t, true);
-        events.extend(spring_events(t.rules(), &t.tricks, &first_side, side));
+        // The first landlord's side, on the stack (`finish` runs every deal).
+        let (mut first_side, mut count) = ([0; 8], 0);
+        for seat in (0..t.players()).filter(|&s| self.side_of(t, s)) {
+            first_side[count] = seat;
+            count += 1;
+        }
+        let first_side = &first_side[..count];
+        events.extend(spring_events(t.rules(), &t.tricks, first_side, side));
         self.settle(t, side, events)
     }
 
@@ -690,8 +747,8 @@ impl BombTables {
 
     /// Why this landlord's hand wins without play, or None: no bomb at all,
     /// all bombs, all bombs after some lead, or a bomb of 13 or more cards.
-    fn auto_win(&self, e: &Engine, hand: &Cards) -> Option<&'static str> {
-        let moves = e.moves(hand, None);
+    fn auto_win(&self, e: &Engine, hand: &Cards, moves: &mut Vec<Move>) -> Option<&'static str> {
+        e.moves_into(hand, None, moves);
         if !moves.iter().any(|m| m.kind.is_bomb()) {
             return Some("no-bomb");
         }
@@ -732,7 +789,11 @@ mod tests {
         ];
         for (hand, reason) in cases {
             let cards = Cards::parse(hand).unwrap();
-            assert_eq!(tables.auto_win(&e, &cards), reason, "{hand}");
+            assert_eq!(
+                tables.auto_win(&e, &cards, &mut Vec::new()),
+                reason,
+                "{hand}"
+            );
         }
     }
 

@@ -15,10 +15,10 @@
 //! winner gets W = S x N, each loser pays it.
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
-use super::deal::Cut;
-use super::physical::{identities, parse_identities, Card};
+use super::physical::{identities, parse_identities, push_card, Card};
 use super::scoring::{spring_events, stake, Event, Settlement};
-use super::{Action, Core, Deal, Family, FamilySpec, Phase, Rng, Roles};
+use super::six::Shares;
+use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Roles};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, KittySplit, Rules, TwoBids};
@@ -135,9 +135,12 @@ struct ThreeVThree {
     rounds: usize,
     auction: Option<Auction>,
     base: Option<i64>,
-    shares: Vec<(usize, Vec<Card>)>,
+    shares: Shares,
     doubles_left: usize,
     landlords_won: bool,
+    /// The card `deal` marked, for the `start` that follows (a given deal
+    /// is read from its `marked` key instead).
+    drawn: Option<Card>,
 }
 
 impl Default for ThreeVThree {
@@ -153,9 +156,10 @@ impl Default for ThreeVThree {
             rounds: 0,
             auction: None,
             base: None,
-            shares: Vec::new(),
+            shares: Shares::default(),
             doubles_left: 0,
             landlords_won: false,
+            drawn: None,
         }
     }
 }
@@ -205,6 +209,11 @@ fn marked_of(deal: &Deal) -> Result<Card, String> {
 
 /// The cards of `seat` that may be marked: suited, no copy in the kitty.
 /// A bit per suited identity (rank slot and suit: 13 x 4 bits).
+/// Seats as a mask.
+fn seats(seats: &[usize]) -> u32 {
+    seats.iter().fold(0, |bits, &s| bits | 1 << s)
+}
+
 fn identity_bit(c: Card) -> u64 {
     1 << (u32::from(c.slot) * 4 + u32::from(c.suit))
 }
@@ -219,7 +228,40 @@ fn markable(deal: &Deal, seat: usize) -> Vec<Card> {
 }
 
 impl ThreeVThree {
-    fn bidding(&mut self, t: &mut Core, after: usize, barred: &[usize]) {
+    /// Forget the last deal's roles for a deal whose marked card is
+    /// `marked`, received by `holder`, keeping the lists' buffers (every
+    /// field is named, so a new one cannot be left out).
+    fn reset(&mut self, marked: Card, holder: usize) {
+        let ThreeVThree {
+            procedure: _,
+            marked: mark,
+            holder: receiver,
+            open,
+            hidden,
+            revealed,
+            bids,
+            rounds,
+            auction,
+            base,
+            shares,
+            doubles_left,
+            landlords_won,
+            drawn,
+        } = self;
+        (*mark, *receiver) = (marked, holder);
+        open.clear();
+        open.push(holder);
+        hidden.clear();
+        revealed.clear();
+        bids.clear();
+        shares.clear();
+        (*rounds, *auction, *base) = (0, None, None);
+        (*doubles_left, *landlords_won, *drawn) = (0, false, None);
+    }
+
+    /// An auction from the seat after `after`, the seats in the mask
+    /// `bits` barred.
+    fn bidding(&mut self, t: &mut Core, after: usize, bits: u32) {
         let n = t.players();
         let first = (after + 1) % n;
         let all_pass = if t.rules().forced_taker {
@@ -227,7 +269,6 @@ impl ThreeVThree {
         } else {
             AllPass::Redeal
         };
-        let bits = barred.iter().fold(0u32, |b, &s| b | 1 << s);
         self.auction = Some(Auction::new(self.procedure, n, first, all_pass).barring(bits));
         t.phase = Phase::Bid;
         t.to_act = first;
@@ -253,9 +294,9 @@ impl ThreeVThree {
         self.base = Some(base);
         t.events.push(event);
         if !t.kitty.is_empty() {
-            let parts = super::six::split_kitty(&t.kitty, self.open.len(), t.rules().kitty_split);
-            self.shares = self.open.iter().copied().zip(parts).collect();
-            for (seat, share) in &self.shares {
+            let how = t.rules().kitty_split;
+            self.shares.share(&t.kitty, &self.open, how);
+            for (seat, share) in self.shares.iter() {
                 t.give(*seat, share);
             }
             t.kitty_given = true;
@@ -265,10 +306,17 @@ impl ThreeVThree {
         t.to_act = self.holder;
     }
 
-    fn landlords(&self) -> Vec<usize> {
-        let mut all: Vec<usize> = self.open.iter().chain(&self.hidden).copied().collect();
-        all.sort_unstable();
-        all
+    /// The landlords low to high, on the stack (`finish` runs every
+    /// deal): the seats, and how many.
+    fn landlords(&self) -> ([usize; 8], usize) {
+        let mut all = [0; 8];
+        let mut n = 0;
+        for &seat in self.open.iter().chain(&self.hidden) {
+            all[n] = seat;
+            n += 1;
+        }
+        all[..n].sort_unstable();
+        (all, n)
     }
 
     /// Each winner +W, each loser -W; `alone` (the auto-win): the lone
@@ -276,7 +324,8 @@ impl ThreeVThree {
     fn settle(&mut self, t: &Core, won: bool, alone: bool, events: Vec<Event>) -> Settlement {
         self.landlords_won = won;
         let n = t.players();
-        let landlords = self.landlords();
+        let (seats, count) = self.landlords();
+        let landlords = &seats[..count];
         let w = stake(&events);
         let winners: Vec<usize> = (0..n).filter(|s| landlords.contains(s) == won).collect();
         let scores = (0..n)
@@ -310,8 +359,7 @@ impl Family for ThreeVThree {
     /// A shuffled deal, the kitty as dealt (or sorted for a snake split), and
     /// one dealt suited card with no copy in the kitty marked, uniformly; its
     /// receiver is `first`.
-    fn deal(&self, rules: &Rules, rng: &mut Rng) -> Deal {
-        let cut = Cut::shuffled(rules, rng);
+    fn deal(&mut self, rules: &Rules, rng: &mut Rng, cut: &Cut, deal: &mut Deal) {
         // A bit per identity in the kitty: the mark's filter runs twice
         // over every dealt card, where a scan of the kitty cost a fifth of
         // a random deal's instructions.
@@ -320,10 +368,9 @@ impl Family for ThreeVThree {
             .iter()
             .fold(0, |bits, c| bits | identity_bit(*c));
         let (marked, receiver) = cut.mark(rng, |c| c.suited() && in_kitty & identity_bit(c) == 0);
-        let mut deal = cut.deal(receiver, rules.kitty_split == KittySplit::Snake);
-        deal.extra
-            .insert("marked".into(), marked.to_string().into());
-        deal
+        cut.deal_into(receiver, rules.kitty_split == KittySplit::Snake, deal);
+        deal.set_text("marked", |text| push_card(text, marked));
+        self.drawn = Some(marked);
     }
 
     fn check_deal(&self, _rules: &Rules, deal: &Deal) -> Result<(), String> {
@@ -350,15 +397,12 @@ impl Family for ThreeVThree {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        let marked = marked_of(deal).expect("a checked deal");
-        let holder = deal.first;
-        *self = ThreeVThree {
-            procedure: self.procedure,
-            marked,
-            holder,
-            open: vec![holder],
-            ..ThreeVThree::default()
+        let marked = match self.drawn.take() {
+            Some(card) => card,
+            None => marked_of(deal).expect("a checked deal"),
         };
+        let holder = deal.first;
+        self.reset(marked, holder);
         let n = t.players();
         // The seats holding the other two copies, lowest first (a seat twice
         // if it holds both).
@@ -372,7 +416,7 @@ impl Family for ThreeVThree {
         );
         let rules = t.rules();
         if a != b && a != holder && b != holder {
-            self.hidden = vec![a, b];
+            self.hidden.extend([a, b]);
             self.roles_settled(t);
         } else if a == holder && b == holder {
             if rules.three_copies_win {
@@ -383,22 +427,22 @@ impl Family for ThreeVThree {
                 return;
             }
             self.rounds = 2;
-            self.bidding(t, holder, &[holder]);
+            self.bidding(t, holder, seats(&[holder]));
         } else if a == holder || b == holder {
             // A second copy with the receiver: the third holder is hidden.
             let third = if a == holder { b } else { a };
-            self.hidden = vec![third];
+            self.hidden.push(third);
             self.rounds = 1;
-            self.bidding(t, holder, &[holder, third]);
+            self.bidding(t, holder, seats(&[holder, third]));
         } else {
             // Another seat holds both other copies.
             self.rounds = 1;
             if rules.both_copies_open {
                 self.open.push(a);
-                self.bidding(t, a, &[holder, a]);
+                self.bidding(t, a, seats(&[holder, a]));
             } else {
-                self.hidden = vec![a];
-                self.bidding(t, holder, &[holder, a]);
+                self.hidden.push(a);
+                self.bidding(t, holder, seats(&[holder, a]));
             }
         }
     }
@@ -437,8 +481,8 @@ impl Family for ThreeVThree {
                 self.open.push(taker);
                 self.bids.push(bid);
                 if self.bids.len() < self.rounds {
-                    let barred = self.open.clone();
-                    self.bidding(t, taker, &barred);
+                    let barred = seats(&self.open);
+                    self.bidding(t, taker, barred);
                 } else {
                     self.roles_settled(t);
                 }
@@ -469,10 +513,11 @@ impl Family for ThreeVThree {
     }
 
     fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
-        let landlords = self.landlords();
+        let (seats, count) = self.landlords();
+        let landlords = &seats[..count];
         let won = landlords.contains(&winner);
         let mut events = t.events.clone();
-        events.extend(spring_events(t.rules(), &t.tricks, &landlords, won));
+        events.extend(spring_events(t.rules(), &t.tricks, landlords, won));
         self.settle(t, won, false, events)
     }
 
