@@ -132,8 +132,7 @@ pub struct Options {
     pub all: bool,
     /// Bound on the memory of the table and the memo, in bytes.
     pub max_memory: usize,
-    /// Threads that search together: 1 or 2 (more are taken as 2; see
-    /// docs/solver.md, Parallelism).
+    /// Threads for the root search (1 or 2 pay; more share the root moves).
     pub threads: usize,
 }
 

@@ -1,22 +1,16 @@
-//! Two threads on one search, sharing the table.
+//! Two threads on one search, sharing the table ("lazy" sharing).
 //!
-//! Every entry of the table is an exact verdict, so what one thread proves
-//! the other finds instead of searching it, and the verdicts stay exact
-//! whatever the threads do. What they do is steer apart (a young-brothers-
-//! wait split found through the table rather than by hand-off): each
-//! publishes the position it is in at each of the first `SPLIT_DEPTH`
-//! depths, and the helper, in a position the main thread is also in,
-//! follows it into its child while that child is the first try (which most
-//! often wins, so nothing else is worth searching yet); once the main
-//! thread is on a later try, every try before it failed, the position most
-//! likely needs every try refuted, and the helper takes them from the last
-//! back, the two meeting in the middle. The root is one such position: both
-//! threads start on the first action; once it has lost, the helper takes
-//! the last undecided action the main thread is not on. A thread that
-//! finishes an action records its verdict and stops the other's search of
-//! it. With `all` off the answer is the first winning action in root order
-//! once every earlier one is known lost, so verdicts and winning actions are
-//! exactly one thread's; only the positions searched vary from run to run.
+//! Both threads take the root actions in the same order, and both search
+//! the same action at once. The helper tries each position's first action
+//! first too, and then the rest from the last back: where the first action
+//! does not win, the position is most likely lost for its mover, and every
+//! action must be refuted anyway, so the two threads refute them from the
+//! two ends and meet in the middle. Each entry of the table they share is an
+//! exact verdict, so what one thread proves the other finds instead of
+//! searching it; whichever finishes a root action first records its
+//! verdict, and the other leaves that action for the next. Verdicts and the
+//! winning root actions are those of one thread: the same root order, so
+//! with `all` off the first winning action in that order is the one named.
 
 use super::lists::Keyed;
 use super::search::{Solver, State};
