@@ -4,14 +4,14 @@ use super::answers::Answers;
 use super::fewest::Fewest;
 use super::lists::{left_of, order_key, Keyed, Lists};
 use super::reuse;
-use super::table::{pack, Key, Shared, Table};
+use super::table::{pack, Key, Table};
 use super::{kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
 use crate::play::{Move, Play};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// A position inside the search: fixed-size, copied freely.
@@ -28,7 +28,7 @@ pub(super) struct State {
 impl State {
     /// The table key; None when a hand does not pack (no table then).
     #[inline]
-    pub(super) fn key(&self) -> Option<Key> {
+    fn key(&self) -> Option<Key> {
         let h = |s: usize| pack(&self.hands[s]);
         Some(if self.n == 2 {
             // One against one is symmetric: key by mover and other.
@@ -46,7 +46,7 @@ impl State {
         (self.to_move + 1) % self.n
     }
 
-    pub(super) fn play(&self, p: &Play) -> State {
+    fn play(&self, p: &Play) -> State {
         let mut next = *self;
         let me = self.to_move as usize;
         next.hands[me] = self.hands[me] - p.cards;
@@ -56,7 +56,7 @@ impl State {
         next
     }
 
-    pub(super) fn pass(&self) -> State {
+    fn pass(&self) -> State {
         let mut next = *self;
         next.to_move = self.next_seat();
         if next.to_move == self.owner {
@@ -83,13 +83,39 @@ impl State {
     }
 }
 
+/// A solver's table: its own, or one that root-splitting threads share
+/// (every entry is an exact verdict, so what one thread proves serves all).
+pub(super) enum Shared<'e> {
+    Own(Table),
+    Locked(&'e Mutex<Table>),
+}
+
+impl Shared<'_> {
+    #[inline]
+    fn with<R>(&mut self, f: impl FnOnce(&mut Table) -> R) -> R {
+        match self {
+            Shared::Own(t) => f(t),
+            // A poisoned lock only means another thread panicked mid-call;
+            // each entry is written whole, so the table is still exact.
+            Shared::Locked(m) => f(&mut m.lock().unwrap_or_else(|e| e.into_inner())),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Shared::Own(t) => t.bytes(),
+            Shared::Locked(m) => m.lock().unwrap_or_else(|e| e.into_inner()).bytes(),
+        }
+    }
+}
+
 /// An exact solver over one rule set. The table persists between calls, so
 /// asking again in a later position of the same game costs little.
 pub struct Solver<'e> {
     engine: &'e Engine,
     forbid: u32,
     options: Options,
-    table: Shared,
+    table: Shared<'e>,
     fewest: Fewest,
     lists: Lists,
     answers: Answers,
@@ -99,11 +125,7 @@ pub struct Solver<'e> {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
-    stop: Option<Arc<AtomicBool>>,
-    /// Positions each thread searched in the last solve.
-    thread_nodes: Vec<u64>,
-    /// The thread's place in a team searching together (see `parallel`).
-    team: Option<super::parallel::Member>,
+    stop: Option<&'e AtomicBool>,
     /// Lead plays for the control check, one list per level.
     spare: Vec<Vec<Keyed>>,
 }
@@ -112,7 +134,8 @@ pub struct Solver<'e> {
 impl Drop for Solver<'_> {
     fn drop(&mut self) {
         let table = match &mut self.table {
-            Shared::Own(t) | Shared::Locked(_, t) => t.take_buffer(),
+            Shared::Own(t) => t.take_buffer(),
+            Shared::Locked(_) => Vec::new(),
         };
         let (fewest_keys, fewest_values) = self.fewest.take_buffers();
         let (list_slots, arena) = self.lists.take_buffers();
@@ -152,8 +175,6 @@ impl<'e> Solver<'e> {
             deadline: None,
             aborted: false,
             stop: None,
-            team: None,
-            thread_nodes: Vec::new(),
             spare: Vec::new(),
         }
     }
@@ -176,7 +197,7 @@ impl<'e> Solver<'e> {
         let mut win = Some(false);
         let mut plays = Vec::new();
         if self.options.threads > 1 {
-            let (w, p, nodes) = super::parallel::root(self, &root, clock);
+            let (w, p, nodes) = super::parallel::root(self, pos, &root, clock)?;
             return Ok(Solution {
                 win: w,
                 plays: p,
@@ -202,7 +223,6 @@ impl<'e> Solver<'e> {
                 Some(false) => {}
             }
         }
-        self.thread_nodes = vec![self.nodes];
         Ok(Solution {
             win,
             plays,
@@ -239,37 +259,20 @@ impl<'e> Solver<'e> {
         Ok(out)
     }
 
-    pub(super) fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
-        self.stop = stop;
+    pub(super) fn set_stop(&mut self, stop: &'e AtomicBool) {
+        self.stop = Some(stop);
     }
 
-    /// Positions each thread searched in the last solve (one entry for one thread).
-    pub fn thread_nodes(&self) -> &[u64] {
-        &self.thread_nodes
+    /// Search with a table shared with other threads instead of its own.
+    pub(super) fn share_table(&mut self, table: &'e Mutex<Table>) {
+        self.table = Shared::Locked(table);
     }
 
-    pub(super) fn set_thread_nodes(&mut self, nodes: Vec<u64>) {
-        self.thread_nodes = nodes;
-    }
-
-    pub(super) fn join(&mut self, team: Option<super::parallel::Member>) {
-        self.team = team;
-    }
-
-    /// Search with a table shared with other threads instead of its own
-    /// (kept aside, to go back to reuse).
-    pub(super) fn share_table(&mut self, table: Arc<Mutex<Table>>) {
-        let own = match std::mem::replace(&mut self.table, Shared::Own(Table::new(0))) {
-            Shared::Own(t) | Shared::Locked(_, t) => t,
-        };
-        self.table = Shared::Locked(table, own);
-    }
-
-    /// Hand the solver's own table over (for sharing), leaving an empty one.
+    /// Hand the solver's own table over (for sharing), leaving a small one.
     pub(super) fn take_table(&mut self) -> Table {
         match std::mem::replace(&mut self.table, Shared::Own(Table::new(0))) {
             Shared::Own(t) => t,
-            Shared::Locked(_, t) => t,
+            Shared::Locked(_) => Table::new(0),
         }
     }
 
@@ -277,17 +280,10 @@ impl<'e> Solver<'e> {
         self.table = Shared::Own(table);
     }
 
-    /// Go on after a search was stopped from outside (the count stays).
-    pub(super) fn resume(&mut self) {
-        self.aborted = false;
-    }
-
     pub(super) fn start_budget(&mut self, clock: Instant) {
         self.nodes = 0;
         self.aborted = false;
-        // Threads share the budget of positions.
-        let share = self.options.threads.clamp(1, super::parallel::THREADS) as u64;
-        self.node_limit = self.options.max_nodes.map_or(u64::MAX, |n| n / share);
+        self.node_limit = self.options.max_nodes.unwrap_or(u64::MAX);
         self.deadline = self
             .options
             .max_seconds
@@ -402,10 +398,7 @@ impl<'e> Solver<'e> {
             self.aborted = true;
         } else if self.nodes & 1023 == 0 {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let stopped = self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let stopped = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             self.aborted = late || stopped;
         }
         !self.aborted
@@ -426,9 +419,6 @@ impl<'e> Solver<'e> {
             return self.child_wins(st, &st.pass(), depth);
         }
         let key = st.key();
-        if let Some(t) = &self.team {
-            t.enter(depth, key.as_ref());
-        }
         if let Some(v) = key.and_then(|k| self.table.with(|t| t.get(&k))) {
             return Some(v);
         }
@@ -486,12 +476,7 @@ impl<'e> Solver<'e> {
         } else {
             list.partition_point(|k| left_of(k.key) <= now as u32)
         };
-        let order = self
-            .team
-            .as_ref()
-            .and_then(|t| t.order(st, depth, list, pass_at));
-        for j in 0..=list.len() {
-            let i = order.as_ref().map_or(j, |o| o[j]);
+        for i in 0..=list.len() {
             if i == pass_at && self.child_wins(st, &st.pass(), depth)? {
                 return Some(true);
             }

@@ -7,8 +7,6 @@
 //! never a collision. Positions whose hands do not pack (16 copies of one
 //! rank) are searched without the table.
 
-use std::sync::{Arc, Mutex};
-
 /// Entries per bucket; a bucket is 128 bytes, two cache lines.
 const WAYS: usize = 4;
 /// Bytes per entry.
@@ -50,12 +48,6 @@ impl Key {
             meta,
             hash: Key::hash_of(&hands, meta),
         }
-    }
-
-    /// The key's hash: an identity for heuristics (two keys may share it).
-    #[inline]
-    pub fn id(&self) -> u64 {
-        self.hash
     }
 
     #[inline]
@@ -217,33 +209,6 @@ impl Table {
                 }
             }
             self.buckets[b].0[kept..].fill([0; 4]);
-        }
-    }
-}
-
-/// A solver's table: its own, or one that threads searching together
-/// share (every entry is an exact verdict, so what one thread proves serves
-/// all), with the solver's own kept aside meanwhile.
-pub(super) enum Shared {
-    Own(Table),
-    Locked(Arc<Mutex<Table>>, Table),
-}
-
-impl Shared {
-    #[inline]
-    pub fn with<R>(&mut self, f: impl FnOnce(&mut Table) -> R) -> R {
-        match self {
-            Shared::Own(t) => f(t),
-            // A poisoned lock only means another thread panicked mid-call;
-            // each entry is written whole, so the table is still exact.
-            Shared::Locked(m, _) => f(&mut m.lock().unwrap_or_else(|e| e.into_inner())),
-        }
-    }
-
-    pub fn bytes(&self) -> usize {
-        match self {
-            Shared::Own(t) => t.bytes(),
-            Shared::Locked(m, _) => m.lock().unwrap_or_else(|e| e.into_inner()).bytes(),
         }
     }
 }
