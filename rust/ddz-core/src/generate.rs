@@ -94,6 +94,7 @@ pub enum Target {
 }
 
 impl Target {
+    #[inline]
     pub fn of(engine: &Engine, prev: Option<&Move>) -> Target {
         match prev {
             None => Target::Lead,
@@ -164,6 +165,7 @@ struct Walk<'a, S: Sink> {
 impl Engine {
     /// Every distinct legal play from `hand` (a lead when `prev` is None,
     /// else every play that beats `prev`), into `out` (cleared first).
+    #[inline]
     pub fn moves_into(&self, hand: &Cards, prev: Option<&Move>, out: &mut Vec<Move>) {
         out.clear();
         self.generate(hand, prev, out);

@@ -769,6 +769,7 @@ impl Table {
 
     /// Take the `i`-th legal action of `legal_unordered()` (a chooser's
     /// pick: no check needed). Panics if `i` is out of range.
+    #[inline(always)]
     pub fn apply_unordered(&mut self, i: usize) {
         let action = self.legal_unordered().get(i).expect("a legal index");
         self.take(action, &[]);
@@ -798,6 +799,7 @@ impl Table {
     }
 
     /// Do a legal action.
+    #[inline(always)]
     fn take(&mut self, action: Action, named: &[Card]) {
         let seat = self.core.to_act;
         let start = self.cards.len() as u32;
