@@ -24,22 +24,6 @@ use ddz_core::solve::{Options, Position, Solution, Solver};
 use ddz_core::{Cards, Engine, Rules};
 use solve_puzzles::{hand, PUZZLES};
 
-/// Hands of the given sizes dealt from one shuffled classic deck.
-fn deal(engine: &Engine, rng: &mut Rng, sizes: &[usize]) -> Vec<Cards> {
-    let mut deck = common::deck(engine);
-    sizes
-        .iter()
-        .map(|&n| {
-            let mut h = Cards::EMPTY;
-            for _ in 0..n {
-                let i = (rng.next() % deck.len() as u64) as usize;
-                h.0[deck.swap_remove(i)] += 1;
-            }
-            h
-        })
-        .collect()
-}
-
 /// CPU seconds this process has used (every thread), from /proc/self/stat;
 /// on a shared machine this moves far less with the load than wall time.
 fn cpu_seconds() -> f64 {
@@ -166,7 +150,7 @@ fn main() {
                 } else {
                     sizes.to_vec()
                 };
-                deal(&engine, &mut rng, &sizes)
+                common::deal_hands(&engine, &mut rng, &sizes)
             })
             .collect();
         if !only.is_empty() && !name.starts_with(only.as_str()) {

@@ -18,20 +18,7 @@ use ddz_core::{Cards, Engine, Rules};
 /// The bench's deals: 50 of 13 v 12, then 30 of 17 v 17, from Rng(2026).
 fn deal_17(engine: &Engine, index: usize) -> Vec<Cards> {
     let mut rng = Rng(2026);
-    let mut draw = |sizes: &[usize]| {
-        let mut deck = common::deck(engine);
-        sizes
-            .iter()
-            .map(|&n| {
-                let mut h = Cards::EMPTY;
-                for _ in 0..n {
-                    let i = (rng.next() % deck.len() as u64) as usize;
-                    h.0[deck.swap_remove(i)] += 1;
-                }
-                h
-            })
-            .collect::<Vec<_>>()
-    };
+    let mut draw = |sizes: &[usize]| common::deal_hands(engine, &mut rng, sizes);
     for _ in 0..50 {
         draw(&[13, 12]);
     }

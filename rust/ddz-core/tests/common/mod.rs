@@ -40,6 +40,22 @@ pub fn deck(e: &Engine) -> Vec<usize> {
     d
 }
 
+/// Hands of the given sizes dealt from one shuffled deck of the rule set.
+pub fn deal_hands(e: &Engine, rng: &mut Rng, sizes: &[usize]) -> Vec<Cards> {
+    let mut deck = deck(e);
+    sizes
+        .iter()
+        .map(|&n| {
+            let mut h = Cards::EMPTY;
+            for _ in 0..n {
+                let i = (rng.next() % deck.len() as u64) as usize;
+                h.0[deck.swap_remove(i)] += 1;
+            }
+            h
+        })
+        .collect()
+}
+
 /// `n` cards drawn without replacement from the rule set's deck.
 pub fn random_hand(e: &Engine, rng: &mut Rng, n: usize) -> Cards {
     let mut d = deck(e);
