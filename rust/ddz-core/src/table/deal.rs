@@ -89,14 +89,9 @@ pub struct Cut {
 
 impl Cut {
     pub fn shuffled(rules: &Rules, rng: &mut Rng) -> Self {
-        let mut deck = physical_deck(rules);
-        rng.shuffle(&mut deck);
-        Cut {
-            deck,
-            players: rules.players as usize,
-            size: rules.hand_size as usize,
-            kitty: rules.kitty as usize,
-        }
+        let mut cut = Cut::fresh(rules);
+        rng.shuffle(&mut cut.deck);
+        cut
     }
 
     /// The rule set's deck in fresh order, to be shuffled deal after deal
@@ -158,18 +153,18 @@ impl Cut {
         self.at(at)
     }
 
-    /// The cut as a `Deal` whose first seat is `first`: the hands and the
-    /// cards set aside as dealt (`Deal::sort_hands` puts them in order), the
-    /// kitty sorted or as dealt (for a family that shares it from the top).
-    pub fn deal(&self, first: usize, sort_kitty: bool) -> Deal {
-        let mut deal = Deal::default();
-        self.deal_into(first, sort_kitty, &mut deal);
-        deal
+    /// A plain deal of the cut into `deal`: a random first seat, the kitty
+    /// sorted (what a family without choices of its own deals).
+    pub fn deal_plain_into(&self, rng: &mut Rng, deal: &mut Deal) {
+        let first = rng.below(self.players);
+        self.deal_into(first, true, deal);
     }
 
-    /// As `deal`, into the buffers of `deal` (a table reuses the last
-    /// deal's): its hands, kitty, cards set aside and first seat are
-    /// replaced; `extra` is left for the family to overwrite.
+    /// The cut into the buffers of `deal` (a table reuses the last deal's),
+    /// first seat `first`: the hands and the cards set aside as dealt
+    /// (`Deal::sort_hands` puts them in order), the kitty sorted or as
+    /// dealt (for a family that shares it from the top). `extra` is left
+    /// for the family to overwrite.
     pub fn deal_into(&self, first: usize, sort_kitty: bool, deal: &mut Deal) {
         deal.hands.resize_with(self.players, Vec::new);
         for (seat, hand) in deal.hands.iter_mut().enumerate() {
@@ -208,9 +203,8 @@ pub const BASE_KEYS: [&str; 4] = ["hands", "kitty", "set_aside", "first"];
 impl Deal {
     /// A plain shuffled deal and a random first seat.
     pub fn shuffled(rules: &Rules, rng: &mut Rng) -> Deal {
-        let cut = Cut::shuffled(rules, rng);
-        let first = rng.below(cut.players());
-        let mut deal = cut.deal(first, true);
+        let mut deal = Deal::default();
+        Cut::shuffled(rules, rng).deal_plain_into(rng, &mut deal);
         deal.sort_hands();
         deal
     }

@@ -134,8 +134,7 @@ pub trait Family: Send + Sync {
     /// read their order. By default: a random first seat (as
     /// `Deal::shuffled`).
     fn deal(&mut self, _rules: &Rules, rng: &mut Rng, cut: &Cut, deal: &mut Deal) {
-        let first = rng.below(cut.players());
-        cut.deal_into(first, true, deal);
+        cut.deal_plain_into(rng, deal);
     }
 
     /// Check a given deal's family keys (`deal.extra`).
@@ -509,9 +508,7 @@ impl Table {
         self.queued.clear();
         // (A deal dealt on counts has no buffers worth keeping.)
         if !self.counts_only {
-            if let Some(last) = self.deals.pop() {
-                self.spare = last;
-            }
+            self.keep_last_deal_as_spare();
         }
         self.deals.clear();
         self.actions.clear();
@@ -560,13 +557,18 @@ impl Table {
         t.new_deal();
         self.family.start(t, &deal);
         if !self.recording {
-            if let Some(last) = self.deals.pop() {
-                self.spare = last;
-            }
+            self.keep_last_deal_as_spare();
             self.deals.clear();
         }
         self.deals.push(deal);
         self.refresh();
+    }
+
+    /// Keep the last deal's buffers for the next drawn deal to refill.
+    fn keep_last_deal_as_spare(&mut self) {
+        if let Some(last) = self.deals.pop() {
+            self.spare = last;
+        }
     }
 
     /// As `start` with a fresh deal, for a family whose counts suffice:
