@@ -291,7 +291,7 @@ class Rules:
         all: bool = False,
         prev_by: int | None = None,
         max_memory: int | None = None,
-        threads: int = 1,
+        threads: int | None = None,
         line: bool = False,
     ) -> Solution:
         """Solve an open-hand position exactly (two or three hands); see docs/solver.md."""

@@ -44,7 +44,9 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument("--max-seconds", type=float, default=None, help="give up after this long")
     command.add_argument("--all", action="store_true", help="list every winning first play")
-    command.add_argument("--threads", type=int, default=1, help="threads for the root search")
+    command.add_argument(
+        "--threads", type=int, default=None, help="threads for the root search (default: all cores)"
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
 
 

@@ -1,7 +1,7 @@
 //! Page faults and CPU per solve, a fresh solver each time (the way
 //! `rules.solve` calls it): `cargo run --release -p ddz-core --example
-//! solve_faults [solves]`. The first solve of the thread is shown apart
-//! (cold), then the median of the rest.
+//! solve_faults [solves] [threads]`. The first solve of the thread is
+//! shown apart (cold), then the median of the rest and the median wall time.
 
 use ddz_core::solve::{Options, Position, Solver};
 use ddz_core::{Engine, Rules};
@@ -28,6 +28,14 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    let threads: usize = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let options = Options {
+        threads,
+        ..Options::default()
+    };
     let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
     // The 13-v-12 puzzle, then the 10-v-9 one.
     for &(a, b, _) in [&PUZZLES[7], &PUZZLES[6]] {
@@ -38,7 +46,7 @@ fn main() {
         for _ in 0..solves {
             let (f0, c0) = usage();
             let clock = std::time::Instant::now();
-            let mut solver = Solver::new(&engine, Options::default());
+            let mut solver = Solver::new(&engine, options.clone());
             let s = solver.solve(&Position::lead(hands.clone(), 0)).unwrap();
             assert_eq!(s.win, Some(true));
             memory = solver.memory();
@@ -54,13 +62,16 @@ fn main() {
         let (cold_f, cold_c) = (faults[0], cpu[0]);
         let mut rest = faults[1..].to_vec();
         rest.sort_unstable();
+        let mut sorted = walls.clone();
+        sorted.sort_by(f64::total_cmp);
         println!(
-            "{a} v {b}: {nodes} positions; cold {cold_f} faults {:.0} ms CPU {:.1} ms wall; then median {} faults; CPU mean {:.1} ms a solve, wall {:.1} ms; memory at end {} KB",
+            "{a} v {b}: {nodes} positions; cold {cold_f} faults {:.0} ms CPU {:.1} ms wall; then median {} faults; CPU mean {:.1} ms a solve, wall mean {:.1} ms, median {:.1} ms; memory at end {} KB",
             cold_c * 1e3,
             walls[0] * 1e3,
             rest.get(rest.len() / 2).copied().unwrap_or(0),
             total * 1e3,
             wall * 1e3,
+            sorted[sorted.len() / 2] * 1e3,
             memory >> 10
         );
     }

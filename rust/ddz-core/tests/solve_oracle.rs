@@ -98,6 +98,8 @@ fn agree(preset: &str, seed: u64, positions: usize, threads: usize) {
                 all: true,
                 max_memory: 1 << 22,
                 threads,
+                // Helpers from the start, or these small solves would end first.
+                helpers_after: std::time::Duration::ZERO,
                 ..Options::default()
             },
         );
@@ -172,6 +174,34 @@ fn laizi_as_cards_agrees_with_minimax() {
 #[test]
 fn two_threads_sharing_a_table_agree_with_minimax() {
     agree("classic", 5, 600, 2);
+}
+
+/// Threads draw on one node budget: a solve that runs out stops within a
+/// position a thread of it, with an unknown verdict, however soon the
+/// helpers join.
+#[test]
+fn threads_share_one_node_budget() {
+    let e = engine("classic");
+    // 17 v 17, lost for the leader after some 47 million positions.
+    let hands = vec![
+        e.parse("33455669TTTJQQKA2").unwrap(),
+        e.parse("34456677889JKAA2D").unwrap(),
+    ];
+    for budget in [1, 10, 5_000, 300_000] {
+        for (threads, after) in [(1, 0), (2, 0), (2, 10), (3, 1)] {
+            let options = Options {
+                threads,
+                max_nodes: Some(budget),
+                helpers_after: std::time::Duration::from_millis(after),
+                ..Options::default()
+            };
+            let s = Solver::new(&e, options)
+                .solve(&Position::lead(hands.clone(), 0))
+                .unwrap();
+            assert_eq!(s.win, None, "budget {budget}, {threads} threads");
+            assert!(s.nodes <= budget + threads as u64, "{} > {budget}", s.nodes);
+        }
+    }
 }
 
 /// The core additions the solver stands on: the early-exit answer check

@@ -123,7 +123,7 @@ pub fn solve(
     all: bool,
     prev_by: Option<i64>,
     max_memory: Option<i64>,
-    threads: i64,
+    threads: Option<&Bound<'_, PyAny>>,
     line: bool,
 ) -> PyResult<PySolution> {
     let items: Vec<Bound<'_, PyAny>> = if hands.is_instance_of::<PyString>() {
@@ -146,7 +146,8 @@ pub fn solve(
             None => DEFAULT_MEMORY,
             Some(b) => count("max_memory", b, 1 << 16)?,
         },
-        threads: count("threads", threads, 1)?,
+        threads: crate::batch::threads_from(threads)?,
+        ..Options::default()
     };
     let pos = Position {
         hands,

@@ -569,7 +569,7 @@ impl PyRules {
     }
 
     /// Solve an open-hand position exactly (two or three hands); see docs/solver.md.
-    #[pyo3(signature = (hands, to_move = 0, prev = None, forbid = None, max_nodes = None, *, max_seconds = None, all = false, prev_by = None, max_memory = None, threads = 1, line = false))]
+    #[pyo3(signature = (hands, to_move = 0, prev = None, forbid = None, max_nodes = None, *, max_seconds = None, all = false, prev_by = None, max_memory = None, threads = None, line = false))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -583,7 +583,7 @@ impl PyRules {
         all: bool,
         prev_by: Option<i64>,
         max_memory: Option<i64>,
-        threads: i64,
+        threads: Option<&Bound<'_, PyAny>>,
         line: bool,
     ) -> PyResult<crate::solve::PySolution> {
         crate::solve::solve(

@@ -132,8 +132,11 @@ pub struct Options {
     pub all: bool,
     /// Bound on the memory of the table and the memo, in bytes.
     pub max_memory: usize,
-    /// Threads for the root search (1 or 2 pay; more share the root moves).
+    /// Threads for the root search: they share the root's actions out.
     pub threads: usize,
+    /// With several threads, how long the first searches alone before the
+    /// others join (so a quick solve costs one core).
+    pub helpers_after: std::time::Duration,
 }
 
 /// The default memory bound: 512 MB.
@@ -148,6 +151,7 @@ impl Default for Options {
             all: false,
             max_memory: DEFAULT_MEMORY,
             threads: 1,
+            helpers_after: std::time::Duration::from_millis(10),
         }
     }
 }

@@ -1,20 +1,60 @@
 //! Root splitting: each thread takes the next untried root action until one
-//! wins. The threads share the solver's table behind a lock (each entry is
-//! an exact verdict, so what one thread proves, the other reuses) and keep
-//! their own fewest-plays memos (the memo's share of the bound split out).
+//! wins. The threads share the solver's table without a lock (each entry is
+//! an exact verdict, so what one thread proves, the other reuses; `table`
+//! says how) and keep their own fewest-plays memos (the memos' share of the
+//! bound split between them). They run on a pool kept for that many
+//! threads (`batch::run_on`), whose threads stay, so each keeps its buffers
+//! from one solve to the next (see `reuse`).
+//!
+//! The first worker starts at once; the others join only if the solve is
+//! still running after `Options::helpers_after` (10 ms by default: about
+//! where a second thread on the root actions starts to shorten a solve,
+//! docs/solver.md), so a quick solve costs one core and asking for every
+//! core is a safe default.
 
 use super::search::{Solver, State};
 use super::{Position, SolveError};
 use crate::play::Move;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 /// What the root search found: the verdict, the winning actions, the positions.
-pub(super) type RootResult = (Option<bool>, Vec<Option<Move>>, u64);
+pub(super) type RootResult = (Option<bool>, Vec<Option<Move>>, u64, usize);
 
-/// One worker's verdicts (root action index, verdict) and its positions.
-type WorkerResult = (Vec<(usize, Option<bool>)>, u64);
+/// One worker's verdicts (root action index, verdict), positions and memory.
+type WorkerResult = (Vec<(usize, Option<bool>)>, u64, usize);
+
+/// Set when the first worker is done, so helpers still waiting stay out.
+#[derive(Default)]
+struct Gate {
+    done: Mutex<bool>,
+    bell: Condvar,
+}
+
+impl Gate {
+    /// Wait until `until`; true if the solve is still running then.
+    fn still_running_at(&self, until: Instant) -> bool {
+        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        while !*done {
+            let now = Instant::now();
+            if now >= until {
+                return true;
+            }
+            done = match self.bell.wait_timeout(done, until - now) {
+                Ok((d, _)) => d,
+                Err(e) => e.into_inner().0,
+            };
+        }
+        false
+    }
+
+    fn close(&self) {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.bell.notify_all();
+    }
+}
 
 pub(super) fn root(
     solver: &mut Solver<'_>,
@@ -27,50 +67,56 @@ pub(super) fn root(
     let mut options = solver.options().clone();
     options.threads = 1;
     options.max_memory /= threads;
-    options.max_nodes = options.max_nodes.map(|n| n / threads as u64);
+    // The node budget is one pool the workers draw on.
+    let budget = options.max_nodes.take().map(AtomicU64::new);
     let all = options.all;
     let engine = solver.engine();
     let me = root.to_move;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let table = Mutex::new(solver.take_table());
-    let outcomes: Vec<WorkerResult> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                let (options, actions, next, stop) = (options.clone(), &actions, &next, &stop);
-                let table = &table;
-                scope.spawn(move || {
-                    let mut worker = Solver::new(engine, options);
-                    worker.set_stop(stop);
-                    worker.share_table(table);
-                    worker.start_budget(clock);
-                    let mut found = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= actions.len() || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let v = worker.value_of(me, &actions[i].1);
-                        found.push((i, v));
-                        if v.is_none() || (v == Some(true) && !all) {
-                            // Out of budget, or a win that answers the question.
-                            stop.store(true, Ordering::Relaxed);
-                            break;
-                        }
-                    }
-                    (found, worker.nodes())
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_default())
+    let gate = Gate::default();
+    let helpers_from = clock + options.helpers_after;
+    let table = solver.table();
+    let work = |worker: usize| -> WorkerResult {
+        if worker > 0 && !gate.still_running_at(helpers_from) {
+            return (Vec::new(), 0, 0);
+        }
+        let mut solver = Solver::sharing(engine, options.clone(), table, worker);
+        solver.set_stop(&stop);
+        solver.start_budget(clock);
+        if let Some(b) = &budget {
+            solver.draw_nodes_from(b);
+        }
+        let mut found = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= actions.len() || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let v = solver.value_of(me, &actions[i].1);
+            found.push((i, v));
+            if v.is_none() || (v == Some(true) && !all) {
+                // Out of budget, or a win that answers the question.
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        if worker == 0 {
+            gate.close();
+        }
+        (found, solver.nodes(), solver.worker_memory())
+    };
+    // One job a worker (with_max_len), so idle pool threads take them at once.
+    let outcomes: Vec<WorkerResult> = crate::batch::run_on(threads, || {
+        (0..threads)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(work)
             .collect()
     });
-    solver.put_table(table.into_inner().unwrap_or_else(|e| e.into_inner()));
-    let nodes = outcomes.iter().map(|(_, n)| n).sum();
-    let mut results: Vec<(usize, Option<bool>)> =
-        outcomes.into_iter().flat_map(|(r, _)| r).collect();
+    let nodes = outcomes.iter().map(|r| r.1).sum();
+    let memory = outcomes.iter().map(|r| r.2).sum();
+    let mut results: Vec<(usize, Option<bool>)> = outcomes.into_iter().flat_map(|r| r.0).collect();
     results.sort_unstable_by_key(|&(i, _)| i);
     let wins: Vec<Option<Move>> = results
         .iter()
@@ -85,5 +131,5 @@ pub(super) fn root(
     } else {
         None
     };
-    Ok((win, wins, nodes))
+    Ok((win, wins, nodes, memory))
 }

@@ -10,8 +10,7 @@ use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
 use crate::play::{Move, Play};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// A position inside the search: fixed-size, copied freely.
@@ -84,27 +83,29 @@ impl State {
 }
 
 /// A solver's table: its own, or one that root-splitting threads share
-/// (every entry is an exact verdict, so what one thread proves serves all).
+/// (every entry is an exact verdict, so what one thread proves serves all;
+/// `table` says how sharing stays safe without a lock).
 pub(super) enum Shared<'e> {
     Own(Table),
-    Locked(&'e Mutex<Table>),
+    /// Another solver's table, with this worker's number, and the table
+    /// this thread's last solver left (handed on to the next one).
+    With(&'e Table, usize, Option<Table>),
 }
 
 impl Shared<'_> {
     #[inline]
-    fn with<R>(&mut self, f: impl FnOnce(&mut Table) -> R) -> R {
+    fn get(&self) -> &Table {
         match self {
-            Shared::Own(t) => f(t),
-            // A poisoned lock only means another thread panicked mid-call;
-            // each entry is written whole, so the table is still exact.
-            Shared::Locked(m) => f(&mut m.lock().unwrap_or_else(|e| e.into_inner())),
+            Shared::Own(t) => t,
+            Shared::With(t, _, _) => t,
         }
     }
 
-    fn bytes(&self) -> usize {
+    #[inline]
+    fn put(&self, key: &Key, win: bool, work: u8) {
         match self {
-            Shared::Own(t) => t.bytes(),
-            Shared::Locked(m) => m.lock().unwrap_or_else(|e| e.into_inner()).bytes(),
+            Shared::Own(t) => t.put::<false>(key, win, work, 0),
+            Shared::With(t, worker, _) => t.put::<true>(key, win, work, *worker),
         }
     }
 }
@@ -123,6 +124,9 @@ pub struct Solver<'e> {
     pool: Vec<Vec<Keyed>>,
     nodes: u64,
     node_limit: u64,
+    /// Under several threads, the node budget they draw on together.
+    shared_budget: Option<&'e AtomicU64>,
+    workers_memory: usize,
     deadline: Option<Instant>,
     aborted: bool,
     stop: Option<&'e AtomicBool>,
@@ -134,8 +138,8 @@ pub struct Solver<'e> {
 impl Drop for Solver<'_> {
     fn drop(&mut self) {
         let table = match &mut self.table {
-            Shared::Own(t) => t.take_buffer(),
-            Shared::Locked(_) => Vec::new(),
+            Shared::Own(t) => Some(std::mem::replace(t, Table::empty())),
+            Shared::With(_, _, spare) => spare.take(),
         };
         let (fewest_keys, fewest_values) = self.fewest.take_buffers();
         let (list_slots, arena) = self.lists.take_buffers();
@@ -156,15 +160,19 @@ const CONTROL_PLAYS: u32 = 2;
 
 impl<'e> Solver<'e> {
     pub fn new(engine: &'e Engine, options: Options) -> Solver<'e> {
+        Solver::with_buffers(engine, options, reuse::take())
+    }
+
+    fn with_buffers(engine: &'e Engine, options: Options, b: reuse::Buffers) -> Solver<'e> {
         // Three quarters of the bound for the table (less the answer
         // memo's 1/64), an eighth each for the fewest-plays memo and the
         // ordered lists.
         let memory = options.max_memory.max(1 << 16);
-        let b = reuse::take();
+        let table_bytes = memory / 4 * 3 - memory / 64;
         Solver {
             engine,
             forbid: kind_mask(&options.forbid),
-            table: Shared::Own(Table::reusing(memory / 4 * 3 - memory / 64, b.table)),
+            table: Shared::Own(Table::reusing(table_bytes, b.table)),
             fewest: Fewest::reusing(memory / 8, b.fewest_keys, b.fewest_values),
             lists: Lists::reusing(memory / 8, b.list_slots, b.arena),
             answers: Answers::reusing(memory / 64, b.answers),
@@ -172,6 +180,8 @@ impl<'e> Solver<'e> {
             pool: Vec::new(),
             nodes: 0,
             node_limit: u64::MAX,
+            shared_budget: None,
+            workers_memory: 0,
             deadline: None,
             aborted: false,
             stop: None,
@@ -179,14 +189,21 @@ impl<'e> Solver<'e> {
         }
     }
 
-    /// Bytes the table and the memo hold now.
+    /// Bytes the table and the memos hold now, with the memos of the
+    /// workers of the last solve on several threads (freed since).
     pub fn memory(&self) -> usize {
-        self.table.bytes() + self.fewest.bytes() + self.lists.bytes() + self.answers.bytes()
+        self.table.get().bytes() + self.memo_bytes() + self.workers_memory
+    }
+
+    fn memo_bytes(&self) -> usize {
+        self.fewest.bytes() + self.lists.bytes() + self.answers.bytes()
     }
 
     /// Forget every stored verdict.
     pub fn clear(&mut self) {
-        self.table.with(Table::clear);
+        if let Shared::Own(t) = &mut self.table {
+            t.clear();
+        }
     }
 
     /// Decide whether the side to move can force going out first, and how.
@@ -194,10 +211,12 @@ impl<'e> Solver<'e> {
         let root = self.check(pos)?;
         let clock = Instant::now();
         self.start_budget(clock);
+        self.workers_memory = 0;
         let mut win = Some(false);
         let mut plays = Vec::new();
         if self.options.threads > 1 {
-            let (w, p, nodes) = super::parallel::root(self, pos, &root, clock)?;
+            let (w, p, nodes, helpers) = super::parallel::root(self, pos, &root, clock)?;
+            self.workers_memory = helpers;
             return Ok(Solution {
                 win: w,
                 plays: p,
@@ -263,21 +282,24 @@ impl<'e> Solver<'e> {
         self.stop = Some(stop);
     }
 
-    /// Search with a table shared with other threads instead of its own.
-    pub(super) fn share_table(&mut self, table: &'e Mutex<Table>) {
-        self.table = Shared::Locked(table);
+    /// A solver that searches with `table`, shared with other threads, as
+    /// worker number `worker`.
+    pub(super) fn sharing(
+        engine: &'e Engine,
+        options: Options,
+        table: &'e Table,
+        worker: usize,
+    ) -> Solver<'e> {
+        let mut b = reuse::take();
+        let spare = b.table.take();
+        let mut s = Solver::with_buffers(engine, options, b);
+        s.table = Shared::With(table, worker, spare);
+        s
     }
 
-    /// Hand the solver's own table over (for sharing), leaving a small one.
-    pub(super) fn take_table(&mut self) -> Table {
-        match std::mem::replace(&mut self.table, Shared::Own(Table::new(0))) {
-            Shared::Own(t) => t,
-            Shared::Locked(_) => Table::new(0),
-        }
-    }
-
-    pub(super) fn put_table(&mut self, table: Table) {
-        self.table = Shared::Own(table);
+    /// The solver's table, for workers to share.
+    pub(super) fn table(&self) -> &Table {
+        self.table.get()
     }
 
     pub(super) fn start_budget(&mut self, clock: Instant) {
@@ -290,8 +312,39 @@ impl<'e> Solver<'e> {
             .map(|s| clock + std::time::Duration::from_secs_f64(s.clamp(0.0, 1e9)));
     }
 
+    /// Take the node budget from `budget`, shared with other workers, a
+    /// chunk at a time (so a budget of a few positions is still kept).
+    pub(super) fn draw_nodes_from(&mut self, budget: &'e AtomicU64) {
+        self.shared_budget = Some(budget);
+        self.node_limit = 0;
+    }
+
+    /// More of the shared budget: false when it is spent.
+    #[cold]
+    fn draw(&mut self) -> bool {
+        const CHUNK: u64 = 1024;
+        let Some(budget) = self.shared_budget else {
+            return false;
+        };
+        let took = budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+            (left > 0).then(|| left - left.min(CHUNK))
+        });
+        match took {
+            Ok(left) => {
+                self.node_limit += left.min(CHUNK);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     pub(super) fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// What a worker's memos hold (the table is counted once, by its owner).
+    pub(super) fn worker_memory(&self) -> usize {
+        self.memo_bytes()
     }
 
     pub(super) fn options(&self) -> &Options {
@@ -394,7 +447,7 @@ impl<'e> Solver<'e> {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.aborted || self.nodes > self.node_limit {
+        if self.aborted || (self.nodes > self.node_limit && !self.draw()) {
             self.aborted = true;
         } else if self.nodes & 1023 == 0 {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
@@ -419,7 +472,7 @@ impl<'e> Solver<'e> {
             return self.child_wins(st, &st.pass(), depth);
         }
         let key = st.key();
-        if let Some(v) = key.and_then(|k| self.table.with(|t| t.get(&k))) {
+        if let Some(v) = key.and_then(|k| self.table.get().get(&k)) {
             return Some(v);
         }
         let mut list = std::mem::take(&mut self.pool[depth]);
@@ -434,7 +487,7 @@ impl<'e> Solver<'e> {
             // costs one list lookup to find again: not worth an entry.
             if let (Some(v), Some(key), true) = (v, key, self.nodes > before) {
                 let work = (64 - (self.nodes - before).leading_zeros()) as u8;
-                self.table.with(|t| t.put(&key, v, work));
+                self.table.put(&key, v, work);
             }
             v
         };
