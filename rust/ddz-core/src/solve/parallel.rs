@@ -1,30 +1,28 @@
 //! Root splitting: each thread takes the next untried root action until one
-//! wins. The threads share the solver's table without a lock (each entry is
-//! an exact verdict, so what one thread proves, the other reuses; `table`
-//! says how) and keep their own fewest-plays memos (the memos' share of the
-//! bound split between them). They run on a pool kept for that many
-//! threads (`batch::run_on`), whose threads stay, so each keeps its buffers
-//! from one solve to the next (see `reuse`).
+//! wins. The solver itself is the first worker, on the calling thread; the
+//! helpers run on a pool kept for them (`batch::scope_on`), whose threads
+//! stay, so each keeps its buffers from one solve to the next (see
+//! `reuse`). They all use the solver's table, without a lock (`table` says
+//! how), and each has memos of its own (the memos' share of the bound
+//! split between them).
 //!
-//! The first worker starts at once; the others join only if the solve is
-//! still running after `Options::helpers_after` (10 ms by default: about
-//! where a second thread on the root actions starts to shorten a solve,
-//! docs/solver.md), so a quick solve costs one core and asking for every
-//! core is a safe default.
+//! The helpers join only if the solve is still running after
+//! `Options::helpers_after` (10 ms by default: about where a second thread
+//! on the root actions starts to shorten a solve, docs/solver.md), so a
+//! quick solve costs one core and asking for every core is a safe default.
 
 use super::search::{Solver, State};
-use super::{Position, SolveError};
 use crate::play::Move;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-/// What the root search found: the verdict, the winning actions, the positions.
+/// What the root search found: the verdict, the winning actions, the
+/// positions, and the memory the helpers' memos held.
 pub(super) type RootResult = (Option<bool>, Vec<Option<Move>>, u64, usize);
 
-/// One worker's verdicts (root action index, verdict), positions and memory.
-type WorkerResult = (Vec<(usize, Option<bool>)>, u64, usize);
+/// Verdicts by root action index.
+type Found = Vec<(usize, Option<bool>)>;
 
 /// Set when the first worker is done, so helpers still waiting stay out.
 #[derive(Default)]
@@ -56,74 +54,92 @@ impl Gate {
     }
 }
 
-pub(super) fn root(
+/// Take root actions from `next` until none are left, one wins (unless
+/// `all`), or the budget runs out.
+fn take_actions(
     solver: &mut Solver<'_>,
-    _pos: &Position,
-    root: &State,
-    clock: Instant,
-) -> Result<RootResult, SolveError> {
+    actions: &[(Option<Move>, State)],
+    me: u8,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+) -> Found {
+    let all = solver.options().all;
+    let mut found = Vec::new();
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= actions.len() || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let v = solver.value_of(me, &actions[i].1);
+        found.push((i, v));
+        if v.is_none() || (v == Some(true) && !all) {
+            // Out of budget, or a win that answers the question.
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+    }
+    found
+}
+
+pub(super) fn root(solver: &mut Solver<'_>, root: &State, clock: Instant) -> RootResult {
     let actions = solver.actions(root);
     let threads = solver.options().threads.clamp(1, actions.len().max(1));
     let mut options = solver.options().clone();
     options.threads = 1;
     options.max_memory /= threads;
-    // The node budget is one pool the workers draw on.
-    let budget = options.max_nodes.take().map(AtomicU64::new);
-    let all = options.all;
+    // The node budget is one pool every worker draws on.
+    let budget = options
+        .max_nodes
+        .take()
+        .map(|n| Arc::new(AtomicU64::new(n)));
     let engine = solver.engine();
     let me = root.to_move;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let gate = Gate::default();
+    let (next, gate) = (AtomicUsize::new(0), Gate::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let table = solver.share(Arc::clone(&stop));
+    if let Some(b) = &budget {
+        solver.draw_nodes_from(Arc::clone(b));
+    }
     let helpers_from = clock + options.helpers_after;
-    let table = solver.table();
-    let work = |worker: usize| -> WorkerResult {
-        if worker > 0 && !gate.still_running_at(helpers_from) {
-            return (Vec::new(), 0, 0);
+    let results = Mutex::new(Vec::new());
+    let mut found = crate::batch::scope_on(threads - 1, |scope| {
+        for worker in 1..threads {
+            let (options, table, stop) = (options.clone(), Arc::clone(&table), Arc::clone(&stop));
+            let (budget, actions, next, gate, results) =
+                (&budget, &actions, &next, &gate, &results);
+            scope.spawn(move |_| {
+                if !gate.still_running_at(helpers_from) {
+                    return;
+                }
+                let mut helper = Solver::helper(engine, options, table, worker, Arc::clone(&stop));
+                helper.start_budget(clock);
+                if let Some(b) = budget {
+                    helper.draw_nodes_from(Arc::clone(b));
+                }
+                let found = take_actions(&mut helper, actions, me, next, &stop);
+                let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
+                r.push((found, helper.nodes(), helper.worker_memory()));
+            });
         }
-        let mut solver = Solver::sharing(engine, options.clone(), table, worker);
-        solver.set_stop(&stop);
-        solver.start_budget(clock);
-        if let Some(b) = &budget {
-            solver.draw_nodes_from(b);
-        }
-        let mut found = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= actions.len() || stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let v = solver.value_of(me, &actions[i].1);
-            found.push((i, v));
-            if v.is_none() || (v == Some(true) && !all) {
-                // Out of budget, or a win that answers the question.
-                stop.store(true, Ordering::Relaxed);
-                break;
-            }
-        }
-        if worker == 0 {
-            gate.close();
-        }
-        (found, solver.nodes(), solver.worker_memory())
-    };
-    // One job a worker (with_max_len), so idle pool threads take them at once.
-    let outcomes: Vec<WorkerResult> = crate::batch::run_on(threads, || {
-        (0..threads)
-            .into_par_iter()
-            .with_max_len(1)
-            .map(work)
-            .collect()
+        let found = take_actions(solver, &actions, me, &next, &stop);
+        gate.close();
+        found
     });
-    let nodes = outcomes.iter().map(|r| r.1).sum();
-    let memory = outcomes.iter().map(|r| r.2).sum();
-    let mut results: Vec<(usize, Option<bool>)> = outcomes.into_iter().flat_map(|r| r.0).collect();
-    results.sort_unstable_by_key(|&(i, _)| i);
-    let wins: Vec<Option<Move>> = results
+    solver.done_sharing();
+    let mut nodes = solver.nodes();
+    let mut memory = 0;
+    for (f, n, m) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        found.extend(f);
+        nodes += n;
+        memory += m;
+    }
+    found.sort_unstable_by_key(|&(i, _)| i);
+    let wins: Vec<Option<Move>> = found
         .iter()
         .filter(|(_, v)| *v == Some(true))
         .map(|&(i, _)| actions[i].0)
         .collect();
-    let decided = results.len() == actions.len() && results.iter().all(|(_, v)| v.is_some());
+    let decided = found.len() == actions.len() && found.iter().all(|(_, v)| v.is_some());
     let win = if !wins.is_empty() {
         Some(true)
     } else if decided {
@@ -131,5 +147,5 @@ pub(super) fn root(
     } else {
         None
     };
-    Ok((win, wins, nodes, memory))
+    (win, wins, nodes, memory)
 }

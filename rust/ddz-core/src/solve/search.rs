@@ -11,6 +11,7 @@ use crate::engine::Engine;
 use crate::generate::Target;
 use crate::play::{Move, Play};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A position inside the search: fixed-size, copied freely.
@@ -82,41 +83,22 @@ impl State {
     }
 }
 
-/// A solver's table: its own, or one that root-splitting threads share
-/// (every entry is an exact verdict, so what one thread proves serves all;
-/// `table` says how sharing stays safe without a lock).
-pub(super) enum Shared<'e> {
-    Own(Table),
-    /// Another solver's table, with this worker's number, and the table
-    /// this thread's last solver left (handed on to the next one).
-    With(&'e Table, usize, Option<Table>),
-}
-
-impl Shared<'_> {
-    #[inline]
-    fn get(&self) -> &Table {
-        match self {
-            Shared::Own(t) => t,
-            Shared::With(t, _, _) => t,
-        }
-    }
-
-    #[inline]
-    fn put(&self, key: &Key, win: bool, work: u8) {
-        match self {
-            Shared::Own(t) => t.put::<false>(key, win, work, 0),
-            Shared::With(t, worker, _) => t.put::<true>(key, win, work, *worker),
-        }
-    }
-}
-
 /// An exact solver over one rule set. The table persists between calls, so
 /// asking again in a later position of the same game costs little.
 pub struct Solver<'e> {
     engine: &'e Engine,
     forbid: u32,
     options: Options,
-    table: Shared<'e>,
+    /// The table, held by every thread of a root split (every entry is an
+    /// exact verdict, so what one thread proves serves all; `table` says
+    /// how sharing is safe without a lock).
+    table: Arc<Table>,
+    /// Other threads use the table now: stores claim their way first.
+    sharing: bool,
+    /// This thread's number among the workers (its counter in the table).
+    worker: usize,
+    /// A helper's table from the thread's last solver, handed on unused.
+    spare_table: Option<Table>,
     fewest: Fewest,
     lists: Lists,
     answers: Answers,
@@ -125,11 +107,11 @@ pub struct Solver<'e> {
     nodes: u64,
     node_limit: u64,
     /// Under several threads, the node budget they draw on together.
-    shared_budget: Option<&'e AtomicU64>,
+    shared_budget: Option<Arc<AtomicU64>>,
     workers_memory: usize,
     deadline: Option<Instant>,
     aborted: bool,
-    stop: Option<&'e AtomicBool>,
+    stop: Option<Arc<AtomicBool>>,
     /// Lead plays for the control check, one list per level.
     spare: Vec<Vec<Keyed>>,
 }
@@ -137,10 +119,10 @@ pub struct Solver<'e> {
 /// The buffers go to the thread's next solver (see `reuse`).
 impl Drop for Solver<'_> {
     fn drop(&mut self) {
-        let table = match &mut self.table {
-            Shared::Own(t) => Some(std::mem::replace(t, Table::empty())),
-            Shared::With(_, _, spare) => spare.take(),
-        };
+        // A helper hands on its spare; the owner (the one holder left) its table.
+        let table = self.spare_table.take().or_else(|| {
+            Arc::get_mut(&mut self.table).map(|t| std::mem::replace(t, Table::empty()))
+        });
         let (fewest_keys, fewest_values) = self.fewest.take_buffers();
         let (list_slots, arena) = self.lists.take_buffers();
         reuse::give(reuse::Buffers {
@@ -160,22 +142,33 @@ const CONTROL_PLAYS: u32 = 2;
 
 impl<'e> Solver<'e> {
     pub fn new(engine: &'e Engine, options: Options) -> Solver<'e> {
-        Solver::with_buffers(engine, options, reuse::take())
-    }
-
-    fn with_buffers(engine: &'e Engine, options: Options, b: reuse::Buffers) -> Solver<'e> {
         // Three quarters of the bound for the table (less the answer
         // memo's 1/64), an eighth each for the fewest-plays memo and the
         // ordered lists.
         let memory = options.max_memory.max(1 << 16);
-        let table_bytes = memory / 4 * 3 - memory / 64;
+        let mut b = reuse::take();
+        let table = Table::reusing(memory / 4 * 3 - memory / 64, b.table.take());
+        Solver::with_parts(engine, options, b, Arc::new(table))
+    }
+
+    fn with_parts(
+        engine: &'e Engine,
+        options: Options,
+        b: reuse::Buffers,
+        table: Arc<Table>,
+    ) -> Solver<'e> {
+        // Under a root split every thread has memos of its own.
+        let memos = options.max_memory.max(1 << 16) / options.threads.max(1);
         Solver {
             engine,
             forbid: kind_mask(&options.forbid),
-            table: Shared::Own(Table::reusing(table_bytes, b.table)),
-            fewest: Fewest::reusing(memory / 8, b.fewest_keys, b.fewest_values),
-            lists: Lists::reusing(memory / 8, b.list_slots, b.arena),
-            answers: Answers::reusing(memory / 64, b.answers),
+            table,
+            sharing: false,
+            worker: 0,
+            spare_table: None,
+            fewest: Fewest::reusing(memos / 8, b.fewest_keys, b.fewest_values),
+            lists: Lists::reusing(memos / 8, b.list_slots, b.arena),
+            answers: Answers::reusing(memos / 64, b.answers),
             options,
             pool: Vec::new(),
             nodes: 0,
@@ -192,7 +185,7 @@ impl<'e> Solver<'e> {
     /// Bytes the table and the memos hold now, with the memos of the
     /// workers of the last solve on several threads (freed since).
     pub fn memory(&self) -> usize {
-        self.table.get().bytes() + self.memo_bytes() + self.workers_memory
+        self.table.bytes() + self.memo_bytes() + self.workers_memory
     }
 
     fn memo_bytes(&self) -> usize {
@@ -201,7 +194,7 @@ impl<'e> Solver<'e> {
 
     /// Forget every stored verdict.
     pub fn clear(&mut self) {
-        if let Shared::Own(t) = &mut self.table {
+        if let Some(t) = Arc::get_mut(&mut self.table) {
             t.clear();
         }
     }
@@ -215,7 +208,7 @@ impl<'e> Solver<'e> {
         let mut win = Some(false);
         let mut plays = Vec::new();
         if self.options.threads > 1 {
-            let (w, p, nodes, helpers) = super::parallel::root(self, pos, &root, clock)?;
+            let (w, p, nodes, helpers) = super::parallel::root(self, &root, clock);
             self.workers_memory = helpers;
             return Ok(Solution {
                 win: w,
@@ -278,28 +271,36 @@ impl<'e> Solver<'e> {
         Ok(out)
     }
 
-    pub(super) fn set_stop(&mut self, stop: &'e AtomicBool) {
-        self.stop = Some(stop);
-    }
-
-    /// A solver that searches with `table`, shared with other threads, as
-    /// worker number `worker`.
-    pub(super) fn sharing(
+    /// A helper of a root split: it searches with `table`, the owner's,
+    /// as worker number `worker`, until `stop` is set.
+    pub(super) fn helper(
         engine: &'e Engine,
         options: Options,
-        table: &'e Table,
+        table: Arc<Table>,
         worker: usize,
+        stop: Arc<AtomicBool>,
     ) -> Solver<'e> {
         let mut b = reuse::take();
         let spare = b.table.take();
-        let mut s = Solver::with_buffers(engine, options, b);
-        s.table = Shared::With(table, worker, spare);
+        let mut s = Solver::with_parts(engine, options, b, table);
+        s.spare_table = spare;
+        s.worker = worker;
+        s.sharing = true;
+        s.stop = Some(stop);
         s
     }
 
-    /// The solver's table, for workers to share.
-    pub(super) fn table(&self) -> &Table {
-        self.table.get()
+    /// The owner's part in a root split: its table shared until `done`.
+    pub(super) fn share(&mut self, stop: Arc<AtomicBool>) -> Arc<Table> {
+        self.sharing = true;
+        self.stop = Some(stop);
+        Arc::clone(&self.table)
+    }
+
+    pub(super) fn done_sharing(&mut self) {
+        self.sharing = false;
+        self.stop = None;
+        self.shared_budget = None;
     }
 
     pub(super) fn start_budget(&mut self, clock: Instant) {
@@ -314,7 +315,7 @@ impl<'e> Solver<'e> {
 
     /// Take the node budget from `budget`, shared with other workers, a
     /// chunk at a time (so a budget of a few positions is still kept).
-    pub(super) fn draw_nodes_from(&mut self, budget: &'e AtomicU64) {
+    pub(super) fn draw_nodes_from(&mut self, budget: Arc<AtomicU64>) {
         self.shared_budget = Some(budget);
         self.node_limit = 0;
     }
@@ -323,7 +324,7 @@ impl<'e> Solver<'e> {
     #[cold]
     fn draw(&mut self) -> bool {
         const CHUNK: u64 = 1024;
-        let Some(budget) = self.shared_budget else {
+        let Some(budget) = &self.shared_budget else {
             return false;
         };
         let took = budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
@@ -451,7 +452,10 @@ impl<'e> Solver<'e> {
             self.aborted = true;
         } else if self.nodes & 1023 == 0 {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let stopped = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
             self.aborted = late || stopped;
         }
         !self.aborted
@@ -472,7 +476,7 @@ impl<'e> Solver<'e> {
             return self.child_wins(st, &st.pass(), depth);
         }
         let key = st.key();
-        if let Some(v) = key.and_then(|k| self.table.get().get(&k)) {
+        if let Some(v) = key.and_then(|k| self.table.get(&k)) {
             return Some(v);
         }
         let mut list = std::mem::take(&mut self.pool[depth]);
@@ -487,7 +491,11 @@ impl<'e> Solver<'e> {
             // costs one list lookup to find again: not worth an entry.
             if let (Some(v), Some(key), true) = (v, key, self.nodes > before) {
                 let work = (64 - (self.nodes - before).leading_zeros()) as u8;
-                self.table.put(&key, v, work);
+                if self.sharing {
+                    self.table.put::<true>(&key, v, work, self.worker);
+                } else {
+                    self.table.put::<false>(&key, v, work, 0);
+                }
             }
             v
         };
