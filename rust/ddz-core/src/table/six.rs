@@ -65,6 +65,8 @@ pub(super) fn split_kitty(kitty: &[Card], shares: usize, how: KittySplit) -> Vec
 pub(super) struct Shares {
     list: Vec<(usize, Vec<Card>)>,
     spare: Vec<Vec<Card>>,
+    /// The kitty sorted, for the snake split (kept: no allocation a deal).
+    sorted: Vec<Card>,
 }
 
 impl std::ops::Deref for Shares {
@@ -106,17 +108,9 @@ impl Shares {
                 }
             }
             KittySplit::Snake => {
-                // Sorted on the stack: a kitty is a handful of cards.
-                let mut room = [Card::default(); 64];
-                let mut heap = Vec::new();
-                let sorted: &mut [Card] = if kitty.len() <= room.len() {
-                    let part = &mut room[..kitty.len()];
-                    part.copy_from_slice(kitty);
-                    part
-                } else {
-                    heap.extend_from_slice(kitty);
-                    &mut heap
-                };
+                let sorted = &mut self.sorted;
+                sorted.clear();
+                sorted.extend_from_slice(kitty);
                 sorted.sort_unstable();
                 for (i, &card) in sorted.iter().enumerate() {
                     let (round, at) = (i / n, i % n);
