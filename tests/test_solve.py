@@ -174,6 +174,7 @@ def test_budget_gives_unknown() -> None:
         ({"hands": ["3", "4"], "max_nodes": -1}, "max_nodes"),
         ({"hands": ["3", "4"], "max_seconds": -1.0}, "max_seconds"),
         ({"hands": ["3", "4"], "threads": 0}, "threads"),
+        ({"hands": ["3", "4"], "threads": 257}, "threads must be between 1 and 256"),
         ({"hands": ["3", "4"], "prev": "34"}, "not a legal play"),
     ],
 )
@@ -187,9 +188,19 @@ def test_two_threads_agree_with_one() -> None:
     rng = random.Random(3)
     for _ in range(20):
         hands, to_move, prev, prev_by = random_position(rules, rng, 2, 8)
-        one = rules.solve(hands, to_move, prev, prev_by=prev_by, all=True)
+        one = rules.solve(hands, to_move, prev, prev_by=prev_by, all=True, threads=1)
         two = rules.solve(hands, to_move, prev, prev_by=prev_by, all=True, threads=2)
-        assert one.win == two.win and one.plays == two.plays
+        every = rules.solve(hands, to_move, prev, prev_by=prev_by, all=True)
+        assert one.win == two.win == every.win and one.plays == two.plays == every.plays
+
+
+def test_threads_keep_one_node_budget() -> None:
+    # A 17-v-17 deal the leader loses after some 47 million positions.
+    hands = ["33455669TTTJQQKA2", "34456677889JKAA2D"]
+    for threads in (1, 2, None):
+        s = ddz.Rules("classic").solve(hands, max_nodes=200_000, threads=threads)
+        assert s.win is None and s.plays == []
+        assert 0 < s.nodes <= 200_000 + (threads or ddz.default_threads())
 
 
 def test_the_search_releases_the_gil() -> None:
