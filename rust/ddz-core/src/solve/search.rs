@@ -290,7 +290,7 @@ impl<'e> Solver<'e> {
         s
     }
 
-    /// The owner's part in a root split: its table shared until `done`.
+    /// The owner's part in a root split: its table shared until `done_sharing`.
     pub(super) fn share(&mut self, stop: Arc<AtomicBool>) -> Arc<Table> {
         self.sharing = true;
         self.stop = Some(stop);
