@@ -373,6 +373,8 @@ impl<S: Sink> Walk<'_, S> {
     }
 
     /// Emit the plays of one body: bare, or with every legal set of wings.
+    /// A count takes `count_wings` (the one place the walk counts wings)
+    /// unless the wings must be a run, which only listing checks.
     fn body(&mut self, spec: &Spec, body_mask: u32, top: usize, links: usize) {
         if S::COUNTING && !spec.consecutive_wings {
             let n = self.count_wings(spec, body_mask, links);
@@ -427,21 +429,6 @@ impl<S: Sink> Walk<'_, S> {
         let e = self.engine;
         let eligible = self.at_least[1] & SINGLE_SLOTS & !body_mask;
         let no_rocket = !e.rules().rocket_as_kickers;
-        if S::COUNTING {
-            if wings == 1 {
-                self.sink.add(eligible.count_ones() as u64);
-            } else {
-                let n = self.engine.count_single_wings(
-                    &self.hand,
-                    self.at_least[2],
-                    eligible,
-                    wings,
-                    no_rocket,
-                );
-                self.sink.add(n);
-            }
-            return;
-        }
         if wings == 1 {
             self.one_wing_each(play, eligible, 1);
             return;
@@ -482,11 +469,6 @@ impl<S: Sink> Walk<'_, S> {
         let eligible = self.at_least[2] & e.pair_slots & !body_mask;
         if consecutive {
             self.consecutive_pair_wings(play, eligible, wings);
-            return;
-        }
-        if S::COUNTING {
-            self.sink
-                .add(binomial(eligible.count_ones() as u64, wings as u64));
             return;
         }
         if wings == 1 {
