@@ -523,14 +523,33 @@ mod tests {
     /// was stored is found again.
     #[test]
     fn shared_threads_never_read_a_wrong_verdict() {
+        // A table too small for the keys (full buckets, replaced entries),
+        // then one that grows while both threads use it.
+        hammer(&Table::new(1 << 16));
         let t = Table::new(1 << 22);
-        let verdict = |i: u64| (i * 0x9E37_79B9) >> 7 & 1 == 1;
+        hammer(&t);
+        assert!(t.bytes() > 1 << 17, "the table grew while shared");
+        let found = (0..60_000u64)
+            .filter(|&i| {
+                t.get(&key(i))
+                    .inspect(|&v| assert_eq!(v, verdict(i)))
+                    .is_some()
+            })
+            .count();
+        assert!(found > 50_000, "{found}");
+    }
+
+    fn verdict(i: u64) -> bool {
+        (i * 0x9E37_79B9) >> 7 & 1 == 1
+    }
+
+    /// Two threads store the same 60,000 keys in opposite orders, probing
+    /// others as they go: every hit must carry the key's own verdict.
+    fn hammer(t: &Table) {
         std::thread::scope(|scope| {
             for worker in 0..2u64 {
-                let t = &t;
                 scope.spawn(move || {
                     for round in 0..60_000u64 {
-                        // Both threads write the same keys, in different orders.
                         let i = if worker == 0 { round } else { 60_000 - round };
                         t.put::<true>(&key(i), verdict(i), (i % 9) as u8, worker as usize);
                         for j in [i / 2, i / 3 + 7, round * 31 % 60_000] {
@@ -542,15 +561,36 @@ mod tests {
                 });
             }
         });
-        assert!(t.bytes() > 1 << 17, "the table grew while shared");
-        let found = (0..60_000u64)
-            .filter(|&i| {
-                t.get(&key(i))
-                    .inspect(|&v| assert_eq!(v, verdict(i)))
-                    .is_some()
-            })
-            .count();
-        assert!(found > 50_000, "{found}");
+    }
+
+    /// One bucket, four ways, two threads rewriting them as fast as they
+    /// can with keys that differ only in their first word: a reader that
+    /// took a way's meta word from one write and its hands from another
+    /// would see a hit with the wrong verdict, and the sequence check must
+    /// turn every such read into a miss.
+    #[test]
+    fn a_torn_entry_is_never_a_hit() {
+        let t = Table::new(4 * ENTRY_BYTES);
+        assert_eq!(t.bytes(), BUCKET_BYTES);
+        let torn = |i: u64| Key::new([i % 64, 0, 0], 0);
+        std::thread::scope(|scope| {
+            for worker in 0..2u64 {
+                let t = &t;
+                scope.spawn(move || {
+                    let mut hits = 0;
+                    for round in 0..400_000u64 {
+                        let i = round * (2 * worker + 1);
+                        t.put::<true>(&torn(i), verdict(i % 64), 1, worker as usize);
+                        let j = round * 7 + worker;
+                        if let Some(v) = t.get(&torn(j)) {
+                            assert_eq!(v, verdict(j % 64), "key {}", j % 64);
+                            hits += 1;
+                        }
+                    }
+                    assert!(hits > 0);
+                });
+            }
+        });
     }
 
     /// A reused block holds nothing of the table before it.
