@@ -10,6 +10,7 @@
 //! `Options::helpers_after` (10 ms by default: about where a second thread
 //! on the root actions starts to shorten a solve, docs/solver.md), so a
 //! quick solve costs one core and asking for every core is a safe default.
+//! Only one pool thread waits for that moment; it starts the others.
 
 use super::search::{Solver, State};
 use crate::play::Move;
@@ -102,23 +103,34 @@ pub(super) fn root(solver: &mut Solver<'_>, root: &State, clock: Instant) -> Roo
     }
     let helpers_from = clock + options.helpers_after;
     let results = Mutex::new(Vec::new());
+    let help = |worker: usize| {
+        let stop = Arc::clone(&stop);
+        let mut helper = Solver::helper(
+            engine,
+            options.clone(),
+            Arc::clone(&table),
+            worker,
+            stop.clone(),
+        );
+        helper.start_budget(clock);
+        if let Some(b) = &budget {
+            helper.draw_nodes_from(Arc::clone(b));
+        }
+        let found = take_actions(&mut helper, &actions, me, &next, &stop);
+        let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
+        r.push((found, helper.nodes(), helper.worker_memory()));
+    };
+    let (help, gate_ref) = (&help, &gate);
     let mut found = crate::batch::scope_on(threads - 1, |scope| {
-        for worker in 1..threads {
-            let (options, table, stop) = (options.clone(), Arc::clone(&table), Arc::clone(&stop));
-            let (budget, actions, next, gate, results) =
-                (&budget, &actions, &next, &gate, &results);
-            scope.spawn(move |_| {
-                if !gate.still_running_at(helpers_from) {
-                    return;
+        // One job waits; only a solve still running wakes the other helpers.
+        if threads > 1 {
+            scope.spawn(move |scope| {
+                if gate_ref.still_running_at(helpers_from) {
+                    for worker in 2..threads {
+                        scope.spawn(move |_| help(worker));
+                    }
+                    help(1);
                 }
-                let mut helper = Solver::helper(engine, options, table, worker, Arc::clone(&stop));
-                helper.start_budget(clock);
-                if let Some(b) = budget {
-                    helper.draw_nodes_from(Arc::clone(b));
-                }
-                let found = take_actions(&mut helper, actions, me, next, &stop);
-                let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
-                r.push((found, helper.nodes(), helper.worker_memory()));
             });
         }
         let found = take_actions(solver, &actions, me, &next, &stop);
