@@ -156,15 +156,6 @@ pub(crate) fn run_on<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -
     }
 }
 
-/// `work` on the calling thread, with a scope whose spawned jobs run on a
-/// pool of `threads` threads (at most `MAX_THREADS`); returns once they end.
-pub(crate) fn scope_on<'s, T>(threads: usize, work: impl FnOnce(&rayon::Scope<'s>) -> T) -> T {
-    match pool(threads.clamp(1, MAX_THREADS)) {
-        Some(p) => p.in_place_scope(work),
-        None => rayon::in_place_scope(work),
-    }
-}
-
 /// `f(i)` for every `i` in `0..n`, in order: on the calling thread when
 /// the batch is small or one thread is asked for (no pool to wake, which
 /// is most of the fixed cost of a call), else on the pool.

@@ -1,22 +1,23 @@
 //! Root splitting: each thread takes the next untried root action until one
-//! wins. The solver itself is the first worker, on the calling thread; the
-//! helpers run on a pool kept for them (`batch::scope_on`), whose threads
-//! stay, so each keeps its buffers from one solve to the next (see
-//! `reuse`). They all use the solver's table, without a lock (`table` says
-//! how), and each has memos of its own (the memos' share of the bound
-//! split between them).
+//! wins. The threads use the solver's table, without a lock (`table` says
+//! how), and each has memos of its own (the memos' share of the bound split
+//! between them).
 //!
-//! The helpers join only if the solve is still running after
+//! The solver first searches alone, exactly as on one thread, for
 //! `Options::helpers_after` (10 ms by default: about where a second thread
-//! on the root actions starts to shorten a solve, docs/solver.md), so a
-//! quick solve costs one core and asking for every core is a safe default.
-//! Only one pool thread waits for that moment; it starts the others.
+//! on the root actions starts to shorten a solve, docs/solver.md). A solve
+//! done by then costs one core and starts no thread, so asking for every
+//! core is a safe default. Otherwise the search pauses (what it proved so
+//! far is in the table, so taking up the same root action again costs
+//! little), helper threads start for this solve alone, and all of them
+//! take the remaining root actions. Threads of the solve's own, rather than
+//! a shared pool, so that one long solve never holds up another.
 
 use super::search::{Solver, State};
 use crate::play::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// What the root search found: the verdict, the winning actions, the
 /// positions, and the memory the helpers' memos held.
@@ -25,38 +26,13 @@ pub(super) type RootResult = (Option<bool>, Vec<Option<Move>>, u64, usize);
 /// Verdicts by root action index.
 type Found = Vec<(usize, Option<bool>)>;
 
-/// Set when the first worker is done, so helpers still waiting stay out.
-#[derive(Default)]
-struct Gate {
-    done: Mutex<bool>,
-    bell: Condvar,
+/// Does `v`, found for one root action, settle the root?
+fn settles(v: Option<bool>, all: bool) -> bool {
+    v.is_none() || (v == Some(true) && !all)
 }
 
-impl Gate {
-    /// Wait until `until`; true if the solve is still running then.
-    fn still_running_at(&self, until: Instant) -> bool {
-        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        while !*done {
-            let now = Instant::now();
-            if now >= until {
-                return true;
-            }
-            done = match self.bell.wait_timeout(done, until - now) {
-                Ok((d, _)) => d,
-                Err(e) => e.into_inner().0,
-            };
-        }
-        false
-    }
-
-    fn close(&self) {
-        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.bell.notify_all();
-    }
-}
-
-/// Take root actions from `next` until none are left, one wins (unless
-/// `all`), or the budget runs out.
+/// Take root actions from `next` until none are left, one settles the
+/// root (see `settles`), or another thread has settled it.
 fn take_actions(
     solver: &mut Solver<'_>,
     actions: &[(Option<Move>, State)],
@@ -73,8 +49,7 @@ fn take_actions(
         }
         let v = solver.value_of(me, &actions[i].1);
         found.push((i, v));
-        if v.is_none() || (v == Some(true) && !all) {
-            // Out of budget, or a win that answers the question.
+        if settles(v, all) {
             stop.store(true, Ordering::Relaxed);
             break;
         }
@@ -85,66 +60,79 @@ fn take_actions(
 pub(super) fn root(solver: &mut Solver<'_>, root: &State, clock: Instant) -> RootResult {
     let actions = solver.actions(root);
     let threads = solver.options().threads.clamp(1, actions.len().max(1));
+    let (all, me) = (solver.options().all, root.to_move);
+    let after = solver.options().helpers_after;
+    // Alone first, until the pause.
+    let mut found = Vec::new();
+    let mut from = 0;
+    if after > Duration::ZERO || threads == 1 {
+        solver.pause_at((threads > 1).then(|| clock + after));
+        while from < actions.len() {
+            let v = solver.value_of(me, &actions[from].1);
+            if solver.resume_if_paused() {
+                break; // action `from` is taken up again below
+            }
+            found.push((from, v));
+            from += 1;
+            if settles(v, all) {
+                return finish(&actions, found, solver.nodes(), 0);
+            }
+        }
+        solver.pause_at(None);
+    }
+    if from == actions.len() {
+        return finish(&actions, found, solver.nodes(), 0);
+    }
+    // With helpers: the rest of the node budget is one pool they all draw on.
     let mut options = solver.options().clone();
     options.threads = 1;
     options.max_memory /= threads;
-    // The node budget is one pool every worker draws on.
     let budget = options
         .max_nodes
         .take()
-        .map(|n| Arc::new(AtomicU64::new(n)));
+        .map(|n| Arc::new(AtomicU64::new(n.saturating_sub(solver.nodes()))));
     let engine = solver.engine();
-    let me = root.to_move;
-    let (next, gate) = (AtomicUsize::new(0), Gate::default());
+    let next = AtomicUsize::new(from);
     let stop = Arc::new(AtomicBool::new(false));
     let table = solver.share(Arc::clone(&stop));
     if let Some(b) = &budget {
         solver.draw_nodes_from(Arc::clone(b));
     }
-    let helpers_from = clock + options.helpers_after;
     let results = Mutex::new(Vec::new());
-    let help = |worker: usize| {
-        let stop = Arc::clone(&stop);
-        let mut helper = Solver::helper(
-            engine,
-            options.clone(),
-            Arc::clone(&table),
-            worker,
-            stop.clone(),
-        );
-        helper.start_budget(clock);
-        if let Some(b) = &budget {
-            helper.draw_nodes_from(Arc::clone(b));
-        }
-        let found = take_actions(&mut helper, &actions, me, &next, &stop);
-        let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
-        r.push((found, helper.nodes(), helper.worker_memory()));
-    };
-    let (help, gate_ref) = (&help, &gate);
-    let mut found = crate::batch::scope_on(threads - 1, |scope| {
-        // One job waits; only a solve still running wakes the other helpers.
-        if threads > 1 {
-            scope.spawn(move |scope| {
-                if gate_ref.still_running_at(helpers_from) {
-                    for worker in 2..threads {
-                        scope.spawn(move |_| help(worker));
-                    }
-                    help(1);
+    std::thread::scope(|scope| {
+        for worker in 1..threads {
+            let (options, table, stop) = (options.clone(), Arc::clone(&table), Arc::clone(&stop));
+            let (budget, actions, next, results) = (&budget, &actions, &next, &results);
+            scope.spawn(move || {
+                let mut helper = Solver::helper(engine, options, table, worker, Arc::clone(&stop));
+                helper.start_budget(clock);
+                if let Some(b) = budget {
+                    helper.draw_nodes_from(Arc::clone(b));
                 }
+                let found = take_actions(&mut helper, actions, me, next, &stop);
+                let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
+                r.push((found, helper.nodes(), helper.worker_memory()));
             });
         }
-        let found = take_actions(solver, &actions, me, &next, &stop);
-        gate.close();
-        found
+        found.extend(take_actions(solver, &actions, me, &next, &stop));
     });
     solver.done_sharing();
-    let mut nodes = solver.nodes();
-    let mut memory = 0;
+    let (mut nodes, mut memory) = (solver.nodes(), 0);
     for (f, n, m) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
         found.extend(f);
         nodes += n;
         memory += m;
     }
+    finish(&actions, found, nodes, memory)
+}
+
+/// The root's verdict from the verdicts of its actions.
+fn finish(
+    actions: &[(Option<Move>, State)],
+    mut found: Found,
+    nodes: u64,
+    memory: usize,
+) -> RootResult {
     found.sort_unstable_by_key(|&(i, _)| i);
     let wins: Vec<Option<Move>> = found
         .iter()
@@ -160,4 +148,43 @@ pub(super) fn root(solver: &mut Solver<'_>, root: &State, clock: Instant) -> Roo
         None
     };
     (win, wins, nodes, memory)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::solve::{Options, Position, Solver};
+    use crate::{Engine, Rules};
+    use std::time::{Duration, Instant};
+
+    /// The helpers join a solve still running at `helpers_after`, also when
+    /// the root actions searched before that moment were quick ones.
+    #[test]
+    fn helpers_join_once_the_pause_comes_after_quick_actions() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        // 17 v 17, lost for the leader: its first root action is refuted in
+        // some 58,000 positions, the whole in some 47 million.
+        let hands = vec![
+            engine.parse("33455669TTTJQQKA2").unwrap(),
+            engine.parse("34456677889JKAA2D").unwrap(),
+        ];
+        let pos = Position::lead(hands, 0);
+        let first = {
+            let mut alone = Solver::new(&engine, Options::default());
+            let root = alone.check(&pos).unwrap();
+            let (_, child) = alone.actions(&root).swap_remove(0);
+            let clock = Instant::now();
+            alone.start_budget(clock);
+            assert!(alone.value_of(0, &child).is_some());
+            clock.elapsed()
+        };
+        let options = Options {
+            threads: 2,
+            max_nodes: Some(700_000),
+            helpers_after: first * 3 + Duration::from_millis(1),
+            ..Options::default()
+        };
+        let mut solver = Solver::new(&engine, options);
+        assert_eq!(solver.solve(&pos).unwrap().win, None);
+        assert!(solver.helpers_ran(), "no helper joined");
+    }
 }

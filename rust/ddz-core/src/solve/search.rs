@@ -111,6 +111,10 @@ pub struct Solver<'e> {
     workers_memory: usize,
     deadline: Option<Instant>,
     aborted: bool,
+    /// Stop the search at this moment, to go on with helpers (not a budget).
+    pause: Option<Instant>,
+    /// The search stopped at `pause`: its None is not an unknown verdict.
+    paused: bool,
     stop: Option<Arc<AtomicBool>>,
     /// Lead plays for the control check, one list per level.
     spare: Vec<Vec<Keyed>>,
@@ -177,6 +181,8 @@ impl<'e> Solver<'e> {
             workers_memory: 0,
             deadline: None,
             aborted: false,
+            pause: None,
+            paused: false,
             stop: None,
             spare: Vec::new(),
         }
@@ -306,6 +312,8 @@ impl<'e> Solver<'e> {
     pub(super) fn start_budget(&mut self, clock: Instant) {
         self.nodes = 0;
         self.aborted = false;
+        self.pause = None;
+        self.paused = false;
         self.node_limit = self.options.max_nodes.unwrap_or(u64::MAX);
         self.deadline = self
             .options
@@ -313,11 +321,28 @@ impl<'e> Solver<'e> {
             .map(|s| clock + std::time::Duration::from_secs_f64(s.clamp(0.0, 1e9)));
     }
 
-    /// Take the node budget from `budget`, shared with other workers, a
-    /// chunk at a time (so a budget of a few positions is still kept).
+    /// Take the rest of the node budget from `budget`, shared with other
+    /// workers, a chunk at a time (so a budget of a few positions is kept).
     pub(super) fn draw_nodes_from(&mut self, budget: Arc<AtomicU64>) {
         self.shared_budget = Some(budget);
-        self.node_limit = 0;
+        self.node_limit = self.nodes;
+    }
+
+    /// Stop searching at `at` (see `paused`); None searches on.
+    pub(super) fn pause_at(&mut self, at: Option<Instant>) {
+        self.pause = at;
+        self.paused = false;
+    }
+
+    /// Did the last search stop at the pause? If so, search on from here
+    /// without one.
+    pub(super) fn resume_if_paused(&mut self) -> bool {
+        let paused = std::mem::take(&mut self.paused);
+        if paused {
+            self.aborted = false;
+            self.pause = None;
+        }
+        paused
     }
 
     /// More of the shared budget: false when it is spent.
@@ -341,6 +366,12 @@ impl<'e> Solver<'e> {
 
     pub(super) fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Did helpers search in the last solve?
+    #[cfg(test)]
+    pub(super) fn helpers_ran(&self) -> bool {
+        self.workers_memory > 0
     }
 
     /// What a worker's memos hold (the table is counted once, by its owner).
@@ -451,12 +482,14 @@ impl<'e> Solver<'e> {
         if self.aborted || (self.nodes > self.node_limit && !self.draw()) {
             self.aborted = true;
         } else if self.nodes & 1023 == 0 {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let now = (self.deadline.is_some() || self.pause.is_some()).then(Instant::now);
+            let late = self.deadline.is_some_and(|d| now.is_some_and(|n| n >= d));
             let stopped = self
                 .stop
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed));
-            self.aborted = late || stopped;
+            self.paused = self.pause.is_some_and(|p| now.is_some_and(|n| n >= p));
+            self.aborted = late || stopped || self.paused;
         }
         !self.aborted
     }
