@@ -132,7 +132,8 @@ pub struct Options {
     pub all: bool,
     /// Bound on the memory of the table and the memo, in bytes.
     pub max_memory: usize,
-    /// Threads for the root search: they share the root's actions out.
+    /// Threads for the root search: they share the root's actions out
+    /// (default 1 here; `rules.solve` in Python defaults to every core).
     pub threads: usize,
     /// With several threads, how long the first searches alone before the
     /// others join (so a quick solve costs one core).
