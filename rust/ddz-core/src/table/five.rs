@@ -156,10 +156,8 @@ impl Family for FivePlayer {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        self.marked = match self.drawn.take() {
-            Some(card) => card,
-            None => marked_card(t.rules(), deal).expect("checked with the deal"),
-        };
+        let drawn = self.drawn.take();
+        self.marked = drawn.unwrap_or_else(|| marked_card(t.rules(), deal).expect("checked"));
         self.open = deal.first;
         t.give_kitty(self.open);
         let n = t.players();

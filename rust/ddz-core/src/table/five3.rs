@@ -275,10 +275,8 @@ impl Family for FivePlayer3Deck {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        let marked = match self.drawn.take() {
-            Some(card) => card,
-            None => marked_card(t.rules(), deal).expect("checked with the deal"),
-        };
+        let drawn = self.drawn.take();
+        let marked = drawn.unwrap_or_else(|| marked_card(t.rules(), deal).expect("checked"));
         *self = FivePlayer3Deck {
             marked: Some(marked),
             holder: deal.first,

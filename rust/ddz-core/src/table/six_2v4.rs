@@ -443,10 +443,9 @@ impl Family for Marked {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        let [public, secret] = match self.drawn.take() {
-            Some(marks) => marks,
-            None => marks(deal, &t.rules().preset).expect("a checked deal"),
-        };
+        let drawn = self.drawn.take();
+        let [public, secret] =
+            drawn.unwrap_or_else(|| marks(deal, &t.rules().preset).expect("a checked deal"));
         self.reset(public, secret);
         match self.procedure {
             Some(procedure) => {

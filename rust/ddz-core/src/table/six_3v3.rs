@@ -207,17 +207,17 @@ fn marked_of(deal: &Deal) -> Result<Card, String> {
     Ok(card)
 }
 
-/// The cards of `seat` that may be marked: suited, no copy in the kitty.
-/// A bit per suited identity (rank slot and suit: 13 x 4 bits).
 /// Seats as a mask.
 fn seats(seats: &[usize]) -> u32 {
     seats.iter().fold(0, |bits, &s| bits | 1 << s)
 }
 
+/// A bit per suited identity (rank slot and suit: 13 x 4 bits).
 fn identity_bit(c: Card) -> u64 {
     1 << (u32::from(c.slot) * 4 + u32::from(c.suit))
 }
 
+/// The cards of `seat` that may be marked: suited, no copy in the kitty.
 fn markable(deal: &Deal, seat: usize) -> Vec<Card> {
     let out: Vec<Card> = deal.hands[seat]
         .iter()
@@ -397,10 +397,8 @@ impl Family for ThreeVThree {
     }
 
     fn start(&mut self, t: &mut Core, deal: &Deal) {
-        let marked = match self.drawn.take() {
-            Some(card) => card,
-            None => marked_of(deal).expect("a checked deal"),
-        };
+        let drawn = self.drawn.take();
+        let marked = drawn.unwrap_or_else(|| marked_of(deal).expect("a checked deal"));
         let holder = deal.first;
         self.reset(marked, holder);
         let n = t.players();
