@@ -20,8 +20,8 @@
 mod answers;
 mod fewest;
 mod lists;
-mod parallel;
 mod reuse;
+mod root;
 mod search;
 mod table;
 

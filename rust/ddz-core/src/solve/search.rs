@@ -194,7 +194,9 @@ impl<'e> Solver<'e> {
         self.table.bytes() + self.memo_bytes() + self.workers_memory
     }
 
-    fn memo_bytes(&self) -> usize {
+    /// What the memos hold (a helper's share; the table is counted once,
+    /// by its owner).
+    pub(super) fn memo_bytes(&self) -> usize {
         self.fewest.bytes() + self.lists.bytes() + self.answers.bytes()
     }
 
@@ -210,41 +212,12 @@ impl<'e> Solver<'e> {
         let root = self.check(pos)?;
         let clock = Instant::now();
         self.start_budget(clock);
-        self.workers_memory = 0;
-        let mut win = Some(false);
-        let mut plays = Vec::new();
-        if self.options.threads > 1 {
-            let (w, p, nodes, helpers) = super::parallel::root(self, &root, clock);
-            self.workers_memory = helpers;
-            return Ok(Solution {
-                win: w,
-                plays: p,
-                nodes,
-                seconds: clock.elapsed().as_secs_f64(),
-            });
-        }
-        for (action, child) in self.actions(&root) {
-            match self.value_of(root.to_move, &child) {
-                None => {
-                    if plays.is_empty() {
-                        win = None;
-                    }
-                    break;
-                }
-                Some(true) => {
-                    win = Some(true);
-                    plays.push(action);
-                    if !self.options.all {
-                        break;
-                    }
-                }
-                Some(false) => {}
-            }
-        }
+        let (win, plays, nodes, helpers) = super::root::search(self, &root, clock);
+        self.workers_memory = helpers;
         Ok(Solution {
             win,
             plays,
-            nodes: self.nodes,
+            nodes,
             seconds: clock.elapsed().as_secs_f64(),
         })
     }
@@ -372,11 +345,6 @@ impl<'e> Solver<'e> {
     #[cfg(test)]
     pub(super) fn helpers_ran(&self) -> bool {
         self.workers_memory > 0
-    }
-
-    /// What a worker's memos hold (the table is counted once, by its owner).
-    pub(super) fn worker_memory(&self) -> usize {
-        self.memo_bytes()
     }
 
     pub(super) fn options(&self) -> &Options {

@@ -1,7 +1,8 @@
-//! Root splitting: each thread takes the next untried root action until one
-//! wins. The threads use the solver's table, without a lock (`table` says
-//! how), and each has memos of its own (the memos' share of the bound split
-//! between them).
+//! The root search: the root's actions in order until one wins (or, with
+//! `all`, every one). On several threads the actions are shared out: each
+//! thread takes the next untried one. The threads use the solver's table,
+//! without a lock (`table` says how), and each has memos of its own (the
+//! memos' share of the bound split between them).
 //!
 //! The solver first searches alone, exactly as on one thread, for
 //! `Options::helpers_after` (10 ms by default: about where a second thread
@@ -57,7 +58,7 @@ fn take_actions(
     found
 }
 
-pub(super) fn root(solver: &mut Solver<'_>, root: &State, clock: Instant) -> RootResult {
+pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> RootResult {
     let actions = solver.actions(root);
     let threads = solver.options().threads.clamp(1, actions.len().max(1));
     let (all, me) = (solver.options().all, root.to_move);
@@ -111,7 +112,7 @@ pub(super) fn root(solver: &mut Solver<'_>, root: &State, clock: Instant) -> Roo
                 }
                 let found = take_actions(&mut helper, actions, me, next, &stop);
                 let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
-                r.push((found, helper.nodes(), helper.worker_memory()));
+                r.push((found, helper.nodes(), helper.memo_bytes()));
             });
         }
         found.extend(take_actions(solver, &actions, me, &next, &stop));
