@@ -176,6 +176,55 @@ fn two_threads_sharing_a_table_agree_with_minimax() {
     agree("classic", 5, 600, 2);
 }
 
+/// Positions too large for the minimax but large enough that both threads
+/// search at once (the helper joining from the start): two threads name
+/// the same verdict and the same winning root actions as one, with `all`
+/// on and off, leads and follows, two and three hands; and under a budget
+/// of positions a verdict, when there is one, is still the exact one.
+#[test]
+fn two_threads_agree_with_one_on_larger_positions() {
+    for (preset, seed) in [("classic", 6), ("laizi", 7)] {
+        let e = engine(preset);
+        let mut rng = Rng(seed);
+        for case in 0..60 {
+            let n = 2 + case % 2;
+            let most = if n == 2 { 11 } else { 7 };
+            let pos = random_position(&e, &mut rng, n, most);
+            let forbid = random_forbid(&mut rng);
+            let solve = |threads: usize, all: bool, max_nodes: Option<u64>| {
+                let options = Options {
+                    forbid: forbid.clone(),
+                    all,
+                    threads,
+                    max_nodes,
+                    helpers_after: std::time::Duration::ZERO,
+                    ..Options::default()
+                };
+                Solver::new(&e, options).solve(&pos).unwrap()
+            };
+            let one = solve(1, true, None);
+            let h: Vec<String> = pos.hands.iter().map(|h| h.to_string()).collect();
+            let ctx = format!(
+                "{preset} case {case}: {h:?} {:?} by {:?}",
+                pos.prev, pos.prev_by
+            );
+            for _ in 0..2 {
+                let two = solve(2, true, None);
+                assert_eq!((&two.win, &two.plays), (&one.win, &one.plays), "{ctx}");
+                let first = solve(2, false, None);
+                assert_eq!(first.win, one.win, "{ctx}");
+                assert_eq!(
+                    first.plays,
+                    one.plays.first().map(|p| vec![*p]).unwrap_or_default(),
+                    "{ctx}"
+                );
+            }
+            let budget = solve(2, false, Some(one.nodes / 3));
+            assert!(budget.win.is_none() || budget.win == one.win, "{ctx}");
+        }
+    }
+}
+
 /// Threads draw on one node budget: a solve that runs out stops within a
 /// position a thread of it, with an unknown verdict, however soon the
 /// helpers join.

@@ -16,7 +16,7 @@
 
 use super::search::{Solver, State};
 use crate::play::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,26 +32,33 @@ fn settles(v: Option<bool>, all: bool) -> bool {
     v.is_none() || (v == Some(true) && !all)
 }
 
-/// Take root actions from `next` until none are left, one settles the
-/// root (see `settles`), or another thread has settled it.
+/// Take root actions from `next` until none are left or one at or before
+/// them has settled the root (see `settles`). `cut` is the lowest action
+/// that settled it so far: the actions before it are still searched to
+/// the end, so the winning play reported without `all` is the first in
+/// search order, as on one thread, and the same whatever the timing.
 fn take_actions(
     solver: &mut Solver<'_>,
     actions: &[(Option<Move>, State)],
     me: u8,
     next: &AtomicUsize,
-    stop: &AtomicBool,
+    cut: &AtomicUsize,
 ) -> Found {
     let all = solver.options().all;
     let mut found = Vec::new();
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= actions.len() || stop.load(Ordering::Relaxed) {
+        if i >= actions.len() || i > cut.load(Ordering::Relaxed) {
             break;
         }
-        let v = solver.value_of(me, &actions[i].1);
+        let v = solver.value_of_root_action(me, i, &actions[i].1);
+        if v.is_none() && cut.load(Ordering::Relaxed) < i {
+            break; // stopped: an earlier action settled the root
+        }
         found.push((i, v));
         if settles(v, all) {
-            stop.store(true, Ordering::Relaxed);
+            // Out of budget stops every action; a win, those after it.
+            cut.fetch_min(if v.is_none() { 0 } else { i }, Ordering::Relaxed);
             break;
         }
     }
@@ -76,13 +83,13 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
             found.push((from, v));
             from += 1;
             if settles(v, all) {
-                return finish(&actions, found, solver.nodes(), 0);
+                return finish(&actions, found, all, solver.nodes(), 0);
             }
         }
         solver.pause_at(None);
     }
     if from == actions.len() {
-        return finish(&actions, found, solver.nodes(), 0);
+        return finish(&actions, found, all, solver.nodes(), 0);
     }
     // With helpers: the rest of the node budget is one pool they all draw on.
     let mut options = solver.options().clone();
@@ -94,28 +101,28 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
         .map(|n| Arc::new(AtomicU64::new(n.saturating_sub(solver.nodes()))));
     let engine = solver.engine();
     let next = AtomicUsize::new(from);
-    let stop = Arc::new(AtomicBool::new(false));
-    let table = solver.share(Arc::clone(&stop));
+    let cut = Arc::new(AtomicUsize::new(usize::MAX));
+    let table = solver.share(Arc::clone(&cut));
     if let Some(b) = &budget {
         solver.draw_nodes_from(Arc::clone(b));
     }
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for worker in 1..threads {
-            let (options, table, stop) = (options.clone(), Arc::clone(&table), Arc::clone(&stop));
+            let (options, table, cut) = (options.clone(), Arc::clone(&table), Arc::clone(&cut));
             let (budget, actions, next, results) = (&budget, &actions, &next, &results);
             scope.spawn(move || {
-                let mut helper = Solver::helper(engine, options, table, worker, Arc::clone(&stop));
+                let mut helper = Solver::helper(engine, options, table, worker, Arc::clone(&cut));
                 helper.start_budget(clock);
                 if let Some(b) = budget {
                     helper.draw_nodes_from(Arc::clone(b));
                 }
-                let found = take_actions(&mut helper, actions, me, next, &stop);
+                let found = take_actions(&mut helper, actions, me, next, &cut);
                 let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
                 r.push((found, helper.nodes(), helper.memo_bytes()));
             });
         }
-        found.extend(take_actions(solver, &actions, me, &next, &stop));
+        found.extend(take_actions(solver, &actions, me, &next, &cut));
     });
     solver.done_sharing();
     let (mut nodes, mut memory) = (solver.nodes(), 0);
@@ -124,22 +131,27 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
         nodes += n;
         memory += m;
     }
-    finish(&actions, found, nodes, memory)
+    finish(&actions, found, all, nodes, memory)
 }
 
-/// The root's verdict from the verdicts of its actions.
+/// The root's verdict from the verdicts of its actions (without `all`,
+/// threads may have proved more than one win: the first in order counts).
 fn finish(
     actions: &[(Option<Move>, State)],
     mut found: Found,
+    all: bool,
     nodes: u64,
     memory: usize,
 ) -> RootResult {
     found.sort_unstable_by_key(|&(i, _)| i);
-    let wins: Vec<Option<Move>> = found
+    let mut wins: Vec<Option<Move>> = found
         .iter()
         .filter(|(_, v)| *v == Some(true))
         .map(|&(i, _)| actions[i].0)
         .collect();
+    if !all {
+        wins.truncate(1);
+    }
     let decided = found.len() == actions.len() && found.iter().all(|(_, v)| v.is_some());
     let win = if !wins.is_empty() {
         Some(true)

@@ -10,7 +10,7 @@ use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
 use crate::play::{Move, Play};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -115,7 +115,11 @@ pub struct Solver<'e> {
     pause: Option<Instant>,
     /// The search stopped at `pause`: its None is not an unknown verdict.
     paused: bool,
-    stop: Option<Arc<AtomicBool>>,
+    /// Under a root split, the lowest root action that settled the root
+    /// so far: a search of a later one is moot and stops.
+    cut: Option<Arc<AtomicUsize>>,
+    /// The root action this thread searches now.
+    root_action: usize,
     /// Lead plays for the control check, one list per level.
     spare: Vec<Vec<Keyed>>,
 }
@@ -183,7 +187,8 @@ impl<'e> Solver<'e> {
             aborted: false,
             pause: None,
             paused: false,
-            stop: None,
+            cut: None,
+            root_action: 0,
             spare: Vec::new(),
         }
     }
@@ -251,13 +256,13 @@ impl<'e> Solver<'e> {
     }
 
     /// A helper of a root split: it searches with `table`, the owner's,
-    /// as worker number `worker`, until `stop` is set.
+    /// as worker number `worker`, under the split's `cut`.
     pub(super) fn helper(
         engine: &'e Engine,
         options: Options,
         table: Arc<Table>,
         worker: usize,
-        stop: Arc<AtomicBool>,
+        cut: Arc<AtomicUsize>,
     ) -> Solver<'e> {
         let mut b = reuse::take();
         let spare = b.table.take();
@@ -265,21 +270,33 @@ impl<'e> Solver<'e> {
         s.spare_table = spare;
         s.worker = worker;
         s.sharing = true;
-        s.stop = Some(stop);
+        s.cut = Some(cut);
         s
     }
 
-    /// The owner's part in a root split: its table shared until `done_sharing`.
-    pub(super) fn share(&mut self, stop: Arc<AtomicBool>) -> Arc<Table> {
+    /// The owner's part in a root split: its table shared until
+    /// `done_sharing`, its searches under the split's `cut`.
+    pub(super) fn share(&mut self, cut: Arc<AtomicUsize>) -> Arc<Table> {
         self.sharing = true;
-        self.stop = Some(stop);
+        self.cut = Some(cut);
         Arc::clone(&self.table)
     }
 
     pub(super) fn done_sharing(&mut self) {
         self.sharing = false;
-        self.stop = None;
+        self.cut = None;
         self.shared_budget = None;
+    }
+
+    /// Does the side of `me` win after root action `index`, reaching `child`?
+    pub(super) fn value_of_root_action(
+        &mut self,
+        me: u8,
+        index: usize,
+        child: &State,
+    ) -> Option<bool> {
+        self.root_action = index;
+        self.value_of(me, child)
     }
 
     pub(super) fn start_budget(&mut self, clock: Instant) {
@@ -452,10 +469,8 @@ impl<'e> Solver<'e> {
         } else if self.nodes & 1023 == 0 {
             let now = (self.deadline.is_some() || self.pause.is_some()).then(Instant::now);
             let late = self.deadline.is_some_and(|d| now.is_some_and(|n| n >= d));
-            let stopped = self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let cut = self.cut.as_ref().map(|c| c.load(Ordering::Relaxed));
+            let stopped = cut.is_some_and(|c| c < self.root_action);
             self.paused = self.pause.is_some_and(|p| now.is_some_and(|n| n >= p));
             self.aborted = late || stopped || self.paused;
         }
