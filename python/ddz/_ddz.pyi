@@ -357,11 +357,6 @@ class Table:
     def __new__(
         cls, rules: Rules, seed: int = 0, deals: list[dict[str, Any]] | None = None
     ) -> Table: ...
-    @staticmethod
-    def plays(preset: str) -> bool:
-        """Does the table play this preset? (Every preset: each rule set plays
-        the flow its ``flow`` option names.)"""
-
     @property
     def phase(self) -> Phase: ...
     @property

@@ -433,13 +433,6 @@ impl PyTable {
         })
     }
 
-    /// Does the table play this preset? Every preset, as every rule set,
-    /// plays the flow its `flow` option names.
-    #[staticmethod]
-    fn plays(preset: &str) -> bool {
-        ddz_core::Rules::preset(preset).is_ok()
-    }
-
     /// The phase's name, one interned str each (read at every step).
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
