@@ -521,7 +521,7 @@ impl PyTable {
         let core = self.table.core();
         let texts = &mut self.card_texts;
         let cards = Spelled {
-            hand: texts.hand(py, seat, &core.hands[seat]),
+            hand: texts.hand(py, seat, &core.hands()[seat]),
             kitty: obs.kitty.as_deref().map(|k| texts.kitty(py, k)),
         };
         let preset = self.preset.bind(py);
@@ -567,14 +567,14 @@ impl PyTable {
     /// This deal's actions as `(seat, text)`.
     #[getter]
     fn history(&self) -> Vec<(usize, String)> {
-        let h = &self.table.core().history;
+        let h = &self.table.core().history();
         h.iter().map(|(s, a)| (*s, a.to_string())).collect()
     }
 
     /// Each seat's hand as card identities, low to high.
     #[getter]
     fn hands(&self) -> Vec<Vec<String>> {
-        let hands = &self.table.core().hands;
+        let hands = &self.table.core().hands();
         hands
             .iter()
             .map(|h| h.cards().iter().map(|c| c.to_string()).collect())
@@ -585,7 +585,7 @@ impl PyTable {
     fn kitty(&self) -> Vec<String> {
         self.table
             .core()
-            .kitty
+            .kitty()
             .iter()
             .map(|c| c.to_string())
             .collect()
@@ -634,13 +634,13 @@ impl PyTable {
 
     #[getter]
     fn kitty_given(&self) -> bool {
-        self.table.core().kitty_given
+        self.table.core().kitty_given()
     }
 
     #[getter]
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
-        for e in &self.table.core().events {
+        for e in self.table.core().events() {
             out.append(to_py(py, &e.to_json())?)?;
         }
         Ok(out)
@@ -648,7 +648,7 @@ impl PyTable {
 
     /// A seat's hand as counts.
     fn counts(&self, seat: usize) -> PyResult<PyCards> {
-        let hands = &self.table.core().hands;
+        let hands = &self.table.core().hands();
         let hand = hands
             .get(seat)
             .ok_or_else(|| value_error(format!("no seat {seat}")))?;

@@ -206,7 +206,7 @@ impl Env {
         self.table.apply_unordered(i);
         self.decisions += 1;
         if in_play {
-            let leading = self.table.core().tricks.leading();
+            let leading = self.table.core().tricks().leading();
             self.log.record(seat, &action, leading);
         }
         if self.settled {

@@ -92,7 +92,7 @@ fn a_finished_deal_is_settled_and_dealt_again() {
             let seat = env.obs().seat[i] as usize;
             assert_eq!(
                 env.obs().hand[i * SLOTS..(i + 1) * SLOTS],
-                next.core().hands[seat].counts.0
+                next.core().hands()[seat].counts.0
             );
             assert!(env.obs().played[i * 3 * SLOTS..(i + 1) * 3 * SLOTS]
                 .iter()
@@ -142,11 +142,14 @@ fn every_preset_steps_and_its_rows_describe_its_tables() {
                 assert_eq!(obs.phase[i], kinds::phase_id(t.phase()));
                 assert_eq!(
                     obs.hand[i * SLOTS..(i + 1) * SLOTS],
-                    t.core().hands[seat].counts.0
+                    t.core().hands()[seat].counts.0
                 );
                 for j in 0..p {
                     let s = (seat + j) % p;
-                    assert_eq!(obs.cards_left[i * p + j] as usize, t.core().hands[s].len());
+                    assert_eq!(
+                        obs.cards_left[i * p + j] as usize,
+                        t.core().hands()[s].len()
+                    );
                 }
                 let o = &env.legal().offsets;
                 let rows = o[i] as usize..o[i + 1] as usize;
@@ -260,15 +263,15 @@ fn hidden_twin(env: &Env, engine: &Arc<Engine>, rng: &mut Rng) -> Option<Env> {
     let deal = t.deals().last()?;
     let mut places: Vec<(usize, Vec<Card>)> = (0..core.players())
         .filter(|&s| s != viewer && !seen.contains(&s))
-        .map(|s| (s, core.hands[s].cards()))
+        .map(|s| (s, core.hands()[s].cards()))
         .collect();
     // Cards that came from the kitty are known to whoever saw it; leave them.
     let kitty_known = t.family().kitty_seen_by(core, viewer);
-    if !core.kitty_given && !kitty_known {
+    if !core.kitty_given() && !kitty_known {
         places.push((100, deal.kitty.clone()));
     }
     places.push((101, deal.set_aside.clone()));
-    if core.kitty_given {
+    if core.kitty_given() {
         for (_, cards) in &mut places {
             cards.retain(|c| !deal.kitty.contains(c));
         }
