@@ -29,14 +29,12 @@ pub fn simulate<'py>(
     record: Option<&Bound<'py, PyAny>>,
     first: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let policy = match policy {
-        "random" => Policy::Random,
-        "greedy" => Policy::Greedy,
-        other => {
-            return Err(value_error(format!(
-                "unknown policy {other:?}; the policies are: random, greedy"
-            )))
-        }
+    let Some(policy) = Policy::from_name(policy) else {
+        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+        return Err(value_error(format!(
+            "unknown policy {policy:?}; the policies are: {}",
+            names.join(", ")
+        )));
     };
     let count = |ob, name| int_arg(ob, name, 0, u64::MAX).map(Option::unwrap_or_default);
     let games = count(Some(games), "games")?;

@@ -18,16 +18,7 @@ use std::fmt;
 pub use crate::batch::TooBig;
 pub use columns::Columns;
 
-/// How the simulated players choose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// Uniformly among the legal actions.
-    Random,
-    /// What `ddz.agents.GreedyAgent` picks: the smallest play that beats
-    /// (hint order), else pass; the smallest lead; the lowest open bid;
-    /// declines every other option (no kick, keep hidden, no double).
-    Greedy,
-}
+pub use crate::policy::Policy;
 
 /// What happened in one simulated deal.
 #[derive(Clone, Debug, Default)]
