@@ -12,6 +12,7 @@ use ddz_core::table::{physical::identities, Action, IntRole, Observation, Phase,
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PySlice, PyString};
 use serde_json::Value;
 
@@ -317,21 +318,14 @@ fn result_to_py<'py>(
     to_py(py, &r.to_json())
 }
 
-/// A phase's name as an interned Python str (read at every step).
-#[inline(never)]
+/// A phase's name as a Python str made once (read at every step).
 fn phase_name(py: Python<'_>, phase: Phase) -> &Bound<'_, PyString> {
-    match phase {
-        Phase::Bid => intern!(py, "bid"),
-        Phase::Kick => intern!(py, "kick"),
-        Phase::Grab => intern!(py, "grab"),
-        Phase::Call => intern!(py, "call"),
-        Phase::Reveal => intern!(py, "reveal"),
-        Phase::Double => intern!(py, "double"),
-        Phase::Show => intern!(py, "show"),
-        Phase::ChooseSide => intern!(py, "choose_side"),
-        Phase::Play => intern!(py, "play"),
-        Phase::Over => intern!(py, "over"),
-    }
+    static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    let names = NAMES.get_or_init(py, || {
+        let name = |p: &Phase| PyString::intern(py, p.name()).unbind();
+        Phase::ALL.iter().map(name).collect()
+    });
+    names[phase.id() as usize].bind(py)
 }
 
 /// An action's text as a Python str (a fixed word without formatting).

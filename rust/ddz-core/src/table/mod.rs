@@ -39,7 +39,7 @@ mod swap;
 pub mod tricks;
 
 pub use self::core::Core;
-pub use action::Action;
+pub use action::{Action, Phase};
 pub use deal::{Cut, Deal, Rng};
 pub use family::{check_rules, family_of, Family, FamilySpec, IntRole, Roles};
 pub use observation::{Legal, Observation};
@@ -54,40 +54,6 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 use tricks::Tricks;
-
-/// Where a deal stands. Each family uses some of the decision phases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    Bid,
-    Kick,
-    Grab,
-    /// Five-player-3deck: the main landlord's solo or friend call.
-    Call,
-    Reveal,
-    Double,
-    Show,
-    ChooseSide,
-    Play,
-    Over,
-}
-
-impl Phase {
-    /// As `Game.phase` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Bid => "bid",
-            Phase::Kick => "kick",
-            Phase::Grab => "grab",
-            Phase::Call => "call",
-            Phase::Reveal => "reveal",
-            Phase::Double => "double",
-            Phase::Show => "show",
-            Phase::ChooseSide => "choose_side",
-            Phase::Play => "play",
-            Phase::Over => "over",
-        }
-    }
-}
 
 /// An action the table refused, and why; the table is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 //! `(seat + j) % players`, so row 0 is always the seat itself.
 
 use super::arrays::{per_env, slot_row};
-use super::kinds::{describe_play, phase_id, PASS};
+use super::kinds::{describe_play, PASS};
 use super::roles::RoleColumns;
 use crate::cards::{Cards, SLOTS};
 use crate::table::{deal, scoring, Action, Table};
@@ -168,7 +168,7 @@ pub fn write(
     let wrap = |x: usize| if x >= n { x - n } else { x };
     let rel = |s: usize| wrap(s + n - seat) as i8;
     row.seat[0] = seat as i8;
-    row.phase[0] = phase_id(core.phase());
+    row.phase[0] = core.phase().id() as i8;
     *slot_row(row.hand, 0) = core.hands()[seat].counts.0;
     let hands = core.hands()[seat..].iter().chain(&core.hands()[..seat]);
     for (left, hand) in row.cards_left.iter_mut().zip(hands) {

@@ -139,7 +139,7 @@ fn every_preset_steps_and_its_rows_describe_its_tables() {
                 let obs = env.obs();
                 let seat = t.to_act();
                 assert_eq!(obs.seat[i] as usize, seat);
-                assert_eq!(obs.phase[i], kinds::phase_id(t.phase()));
+                assert_eq!(obs.phase[i], t.phase().id() as i8);
                 assert_eq!(
                     obs.hand[i * SLOTS..(i + 1) * SLOTS],
                     t.core().hands()[seat].counts.0
