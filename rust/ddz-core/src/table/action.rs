@@ -221,7 +221,7 @@ mod tests {
         }
         for (w, a) in WORDS {
             let name = names[a.kind_id() as usize];
-            assert_eq!(name, w.split(':').next().unwrap(), "{w}");
+            assert_eq!(name, if w.starts_with("bid:") { "bid" } else { w });
         }
         let mut sorted = names.to_vec();
         sorted.sort_unstable();
