@@ -1,31 +1,12 @@
 //! A family of presets: the hooks a flow implements, and the registry of
 //! families by flow.
 
+use super::roles::{RoleSpec, RoleValue};
 use super::{five, five3, landlord, six_2v4, six_3v3};
 use super::{Action, Card, Core, Cut, Deal, Rng, Settlement};
 use crate::error::RulesError;
 use crate::play::Move;
 use crate::rules::{Flow, Rules};
-use serde_json::{Map, Value};
-
-/// One role value as `Family::observe_ints` gives it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntRole {
-    /// Not known to the seat, or not decided yet (`null` in `observe`).
-    Unknown,
-    Seat(usize),
-    Number(i64),
-}
-
-impl From<IntRole> for Value {
-    fn from(r: IntRole) -> Value {
-        match r {
-            IntRole::Unknown => Value::Null,
-            IntRole::Seat(s) => s.into(),
-            IntRole::Number(x) => x.into(),
-        }
-    }
-}
 
 /// A family of presets: how roles are chosen, who sees what, and how a deal
 /// is scored. The table runs the trick play and calls these hooks; a family
@@ -105,20 +86,15 @@ pub trait Family: Send + Sync {
     /// The result once `winner` has emptied their hand.
     fn finish(&mut self, t: &Core, winner: usize) -> Settlement;
 
-    /// The roles `seat` may know, added to its observation.
-    fn observe(&self, _t: &Core, _seat: usize, _out: &mut Map<String, Value>) {}
+    /// The roles this family tells its seats (`roles.rs`), sorted by key:
+    /// the order observations list them. The same for every moment of a
+    /// rule set.
+    fn role_specs(&self) -> &'static [RoleSpec];
 
-    /// The role keys of a family whose roles are all seats and numbers,
-    /// sorted (the order of `observe`'s map): `observe_ints` gives their
-    /// values by place here. None (the default) means: use `observe`.
-    fn int_role_keys(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// `observe`'s roles without JSON (`vecenv` reads them every step):
-    /// `out[i]` gets the value of `int_role_keys()[i]`, for every key
-    /// (`out` may be longer).
-    fn observe_ints(&self, _t: &Core, _seat: usize, _out: &mut [IntRole]) {}
+    /// Each role's value as `viewer` may know it now, one per
+    /// `role_specs()` entry, in that order, into `out` (cleared first).
+    /// `viewer` None is the referee, who knows everything.
+    fn role_values(&self, t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>);
 
     /// Other seats whose whole hand `seat` may see now.
     fn hands_seen_by(&self, _t: &Core, _seat: usize) -> Vec<usize> {

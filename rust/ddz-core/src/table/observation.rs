@@ -1,5 +1,6 @@
 //! What a seat may see: its observation, and the legal actions of a moment.
 
+use super::roles::{RoleSpec, RoleValue};
 use super::{physical, Action, Card, Event, Hand, Phase, Settlement, Table};
 use crate::play::Move;
 use serde_json::{Map, Value};
@@ -56,11 +57,9 @@ impl Table {
         self.observe(seat, true)
     }
 
-    /// The same, its `hand`, `history` and `roles` left empty: the bindings
-    /// spell the seat's own hand only when it changed, render the history
-    /// from cached texts (`visible_history`) and the roles from the family's
-    /// `observe_ints` where it has them, rather than copy or build JSON at
-    /// each step.
+    /// The same, its `hand` and `history` left empty: the bindings spell
+    /// the seat's own hand only when it changed and render the history from
+    /// cached texts (`visible_history`), rather than copy them at each step.
     pub fn observation_bare(&mut self, seat: usize) -> Observation {
         self.observe(seat, false)
     }
@@ -70,10 +69,8 @@ impl Table {
         let legal = with_legal.then(|| self.legal().iter().collect());
         let t = &self.core;
         let f = self.family.as_ref();
-        let mut roles = Map::new();
-        if full {
-            f.observe(t, seat, &mut roles);
-        }
+        let mut roles = Vec::with_capacity(f.role_specs().len());
+        f.role_values(t, Some(seat), &mut roles);
         let mut seen = f.hands_seen_by(t, seat);
         seen.sort_unstable();
         Observation {
@@ -94,6 +91,7 @@ impl Table {
             to_beat: t.tricks.last,
             events: t.events.clone(),
             result: t.result.clone(),
+            role_specs: f.role_specs(),
             roles,
             legal,
         }
@@ -117,8 +115,10 @@ pub struct Observation {
     pub to_beat: Option<Move>,
     pub events: Vec<Event>,
     pub result: Option<Settlement>,
-    /// The family's roles (`landlord`, `bid`, ...).
-    pub roles: Map<String, Value>,
+    /// The family's roles (`landlord`, `bid`, ...) and their values as
+    /// this seat knows them, one per spec.
+    pub role_specs: &'static [RoleSpec],
+    pub roles: Vec<RoleValue>,
     /// The legal actions, when this seat is to act.
     pub legal: Option<Vec<Action>>,
 }
@@ -163,7 +163,9 @@ impl Observation {
                 .as_ref()
                 .map_or(Value::Null, Settlement::to_json),
         );
-        out.extend(self.roles.clone());
+        for (spec, value) in self.role_specs.iter().zip(&self.roles) {
+            out.insert(spec.key.into(), value.to_json());
+        }
         if let Some(legal) = &self.legal {
             let words: Vec<Value> = legal.iter().map(|a| a.to_string().into()).collect();
             out.insert("legal_actions".into(), words.into());

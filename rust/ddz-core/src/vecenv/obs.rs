@@ -13,8 +13,8 @@ use super::arrays::{per_env, slot_row};
 use super::kinds::{describe_play, PASS};
 use super::roles::RoleColumns;
 use crate::cards::{Cards, SLOTS};
+use crate::table::RoleValue;
 use crate::table::{deal, scoring, Action, Table};
-use serde_json::Map;
 
 per_env!(Obs, ObsRow, |d| {
     seat: i8 = [],
@@ -157,7 +157,7 @@ pub fn write(
     table: &Table,
     log: &PlayLog,
     roles: &RoleColumns,
-    scratch: &mut Map<String, serde_json::Value>,
+    scratch: &mut Vec<RoleValue>,
 ) {
     let core = table.core();
     let family = table.family();
@@ -228,15 +228,8 @@ pub fn write(
     for (out, &s) in row.recent_seat.iter_mut().zip(seats) {
         *out = rel_of[usize::from(s as u8 & 15)];
     }
-    if !roles.is_empty() && !roles.write_ints(core, family, seat, row.roles) {
-        // Nulls rather than `clear`: the map keeps its keys and nodes from
-        // step to step, and a key the family leaves out this time reads as
-        // null, which `RoleColumns` encodes as it does a missing key.
-        scratch
-            .values_mut()
-            .for_each(|v| *v = serde_json::Value::Null);
-        family.observe(core, seat, scratch);
-        roles.write(scratch, seat, n, row.roles);
+    if !roles.is_empty() {
+        roles.write(core, family, seat, scratch, row.roles);
     }
     row.multiplier[0] = scoring::stake(core.events());
 }
