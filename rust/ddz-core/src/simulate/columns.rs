@@ -139,7 +139,10 @@ mod tests {
             assert_eq!(columns[0].key, "landlord", "{preset}");
             let shape = |c: &ReportColumn| (c.key, c.width, c.flags);
             let declared: Vec<_> = spec.reports.iter().map(shape).collect();
-            assert!(columns.iter().all(|c| declared.contains(&shape(c))), "{preset}");
+            assert!(
+                columns.iter().all(|c| declared.contains(&shape(c))),
+                "{preset}"
+            );
             let mut rng = crate::table::Rng(4);
             while !t.is_over() {
                 let n = t.legal_unordered().len();

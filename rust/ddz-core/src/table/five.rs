@@ -149,7 +149,7 @@ const ROLES: [RoleSpec; 7] = [
         ty: RoleType::Card,
         doc: "the marked card: its holder is the open landlord",
         seen: "everyone",
-        label: ["marked card", "明牌"],
+        label: ["marked card", "标记牌"],
     },
     RoleSpec {
         key: "open_landlord",
@@ -584,10 +584,9 @@ pub(super) mod tests {
                     // Both families report the partner second.
                     match usize::try_from(o.report.values[1]).ok() {
                         None => assert_eq!(o.scores[landlord], 4 * sign * w),
-                        Some(h) => assert_eq!(
-                            (o.scores[landlord], o.scores[h]),
-                            (2 * sign * w, sign * w)
-                        ),
+                        Some(h) => {
+                            assert_eq!((o.scores[landlord], o.scores[h]), (2 * sign * w, sign * w))
+                        }
                     }
                     let Some((deals, actions)) = &o.record else {
                         continue;

@@ -203,21 +203,21 @@ const ROLES: [RoleSpec; 12] = [
         ty: RoleType::Seat,
         doc: "the seat whose grab was strongest, or the marked card's holder when nobody grabs",
         seen: "everyone",
-        label: ["main landlord", "主地主"],
+        label: ["main landlord", "正地主"],
     },
     RoleSpec {
         key: "marked",
         ty: RoleType::Card,
         doc: "the marked card: its holder bids first and lands the deal when nobody grabs",
         seen: "everyone",
-        label: ["marked card", "明牌"],
+        label: ["marked card", "标记牌"],
     },
     RoleSpec {
         key: "marked_holder",
         ty: RoleType::Seat,
         doc: "the holder of the marked card",
         seen: "everyone",
-        label: ["marked card holder", "明牌持有者"],
+        label: ["marked card holder", "标记牌"],
     },
     RoleSpec {
         key: "open_solo",
@@ -697,10 +697,7 @@ mod tests {
             let (p, landlord) = (r.multiplier, report.landlord());
             match reported_partner(&t) {
                 None => assert_eq!(r.scores[landlord], 4 * sign * p),
-                Some(d) => assert_eq!(
-                    (r.scores[landlord], r.scores[d]),
-                    (2 * sign * p, sign * p)
-                ),
+                Some(d) => assert_eq!((r.scores[landlord], r.scores[d]), (2 * sign * p, sign * p)),
             }
         }
     }

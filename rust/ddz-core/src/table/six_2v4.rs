@@ -19,7 +19,7 @@ use super::physical::{parse_identities, push_card, Card};
 use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue, Seats};
 use super::scoring::{spring_events, stake, Event, Settlement};
 use super::six::Shares;
-use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Report};
+use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::engine::Engine;
 use crate::error::RulesError;
@@ -37,7 +37,10 @@ const REPORTS_2V4: [ReportColumn; 2] = [
 ];
 const REPORTS_TEAMS: [ReportColumn; 2] = [
     ReportColumn::seat("landlord", "the main landlord"),
-    ReportColumn::seat("counter_landlord", "the counter landlord (-1 for a solo deal)"),
+    ReportColumn::seat(
+        "counter_landlord",
+        "the counter landlord (-1 for a solo deal)",
+    ),
 ];
 /// Every column the family may report.
 const REPORTS: [ReportColumn; 3] = [REPORTS_2V4[0], REPORTS_2V4[1], REPORTS_TEAMS[1]];
@@ -140,14 +143,14 @@ const PUBLIC_MARK: RoleSpec = RoleSpec {
     ty: RoleType::SeatCard,
     doc: "the public mark and the seat holding that copy",
     seen: "everyone",
-    label: ["public mark", "明记牌"],
+    label: ["public mark", "明牌"],
 };
 const SECRET_MARK: RoleSpec = RoleSpec {
     key: "secret_mark",
     ty: RoleType::SeatCard,
     doc: "the secret mark and the seat holding that copy",
     seen: "everyone once the deal is over",
-    label: ["secret mark", "暗记牌"],
+    label: ["secret mark", "暗牌"],
 };
 const SHOWN: RoleSpec = RoleSpec {
     key: "shown",
@@ -196,14 +199,14 @@ const MAIN_LANDLORD: RoleSpec = RoleSpec {
     ty: RoleType::Seat,
     doc: "the main side's landlord: the public mark's holder, or the auction's winner",
     seen: "everyone",
-    label: ["main landlord", "主地主"],
+    label: ["main landlord", "正地主"],
 };
 const COUNTER_LANDLORD: RoleSpec = RoleSpec {
     key: "counter_landlord",
     ty: RoleType::Seat,
     doc: "the counter side's landlord: the secret mark's holder (none when solo)",
     seen: "everyone, once it has become known",
-    label: ["counter landlord", "副地主"],
+    label: ["counter landlord", "反地主"],
 };
 const SIDE: RoleSpec = RoleSpec {
     key: "side",

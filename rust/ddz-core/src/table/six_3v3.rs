@@ -19,7 +19,7 @@ use super::physical::{parse_identities, push_card, Card};
 use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue, Seats};
 use super::scoring::{spring_events, stake, Event, Settlement};
 use super::six::Shares;
-use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Report};
+use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, KittySplit, Rules, TwoBids};
@@ -31,7 +31,10 @@ const HIDDEN_WIDTH: usize = 2;
 
 /// What `ddz.simulate` reports of a deal.
 const REPORTS: [ReportColumn; 4] = [
-    ReportColumn::seat("landlord", "the marked card's receiver, the first open landlord"),
+    ReportColumn::seat(
+        "landlord",
+        "the marked card's receiver, the first open landlord",
+    ),
     ReportColumn {
         key: "open_landlords",
         width: OPEN_WIDTH,
@@ -192,14 +195,14 @@ const ROLES: [RoleSpec; 10] = [
         ty: RoleType::Card,
         doc: "the marked card: the copies' holders are the landlords",
         seen: "everyone",
-        label: ["marked card", "明牌"],
+        label: ["marked card", "标记牌"],
     },
     RoleSpec {
         key: "marked_holder",
         ty: RoleType::Seat,
         doc: "the seat that received the marked card, the first open landlord",
         seen: "everyone",
-        label: ["marked card holder", "明牌持有者"],
+        label: ["marked card holder", "标记牌"],
     },
     RoleSpec {
         key: "open_landlords",
@@ -683,7 +686,10 @@ impl Family for ThreeVThree {
         out.seats(&self.open, OPEN_WIDTH);
         out.seats(&self.hidden, HIDDEN_WIDTH);
         for i in 0..HIDDEN_WIDTH {
-            let shown = self.hidden.get(i).is_some_and(|h| self.revealed.contains(h));
+            let shown = self
+                .hidden
+                .get(i)
+                .is_some_and(|h| self.revealed.contains(h));
             out.flag(shown);
         }
     }
