@@ -96,6 +96,23 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         table, seat, _ = at
         return {"version": table.version, "hints": advised(table.game, seat)}
 
+    @app.get("/tables/{table_id}/rules", tags=["tables"])
+    async def table_rules(table_id: str) -> dict:
+        """The table's rule set, every option (`Rules.to_dict()`): the page
+        learns the kitty's size and the decks from it."""
+        return lobby.get(table_id).rules.to_dict()
+
+    @app.get("/tables/{table_id}/hands", tags=["play"])
+    async def final_hands(
+        table_id: str, deal: Annotated[Optional[int], Query(ge=0)] = None
+    ) -> dict:
+        """The cards every seat kept, and the kitty, once a deal (default:
+        the current one) is over: 403 before, as its record."""
+        table = lobby.get(table_id)
+        table.record(deal)  # 404 for a deal it lacks, 403 until the deal is over
+        game = table.deals()[-1 if deal is None else deal]
+        return {"hands": ["".join(h) for h in game.hands], "kitty": "".join(game.kitty)}
+
     @app.get("/tables/{table_id}/replay", tags=["play"], response_model=dict)
     async def table_replay(
         table_id: str, deal: Annotated[Optional[int], Query(ge=0)] = None
