@@ -30,7 +30,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from serve_helpers import Server
+from serve_helpers import Server, bearer
 
 import ddz
 from ddz.agents import RandomAgent
@@ -128,7 +128,12 @@ def by_testid(driver, name: str):
 
 def new_table(driver, preset: str, seed: int, people: int = 1, bots: str = "greedy") -> str:
     """Make a table in the lobby's form, as a person would; returns its id."""
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"[data-testid=preset] option[value='{preset}']"))
+    wait_for(
+        driver,
+        lambda d: d.find_elements(
+            By.CSS_SELECTOR, f"[data-testid=preset] option[value='{preset}']"
+        ),
+    )
     Select(by_testid(driver, "preset")).select_by_value(preset)
     Select(by_testid(driver, "bots")).select_by_value(bots)
     Select(driver.find_element(By.ID, "people")).select_by_value(str(people))
@@ -197,22 +202,25 @@ def save_shot(driver, name: str) -> None:
     out = Path(SHOTS) / f"{name}.png"
     out.parent.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(out))
-    # Fewer colours make a far smaller PNG: the felt is a few flat greens.
-    if shutil.which("convert"):
-        subprocess.run(["convert", str(out), "-colors", "96", str(out)], check=False)
+    # A palette of colours makes the PNG a quarter of the size (Debian's pngquant).
+    if shutil.which("pngquant"):
+        subprocess.run(
+            ["pngquant", "--quality", "50-80", "--force", "--output", str(out), str(out)],
+            check=False,
+        )
 
 
 def count_cards(text: str) -> int:
     return sum(c not in "dchs" for c in text)
 
 
-def deck_texts(preset: str) -> set[str]:
-    """Every card text a preset's deck can show: suited ranks, X, D, L."""
-    ranks = "3456789TJQKA2"
-    return {r + s for r in ranks for s in "dchs"} | {"X", "D", "L"}
+#: Every card text a hand can show: suited ranks, the jokers X and D, laizi L.
+DECK = {r + s for r in "3456789TJQKA2" for s in "dchs"} | {"X", "D", "L"}
 
 
-HAND_CARDS = "return [...document.querySelectorAll('[data-testid=hand] .card')].map((c) => c.dataset.card);"
+HAND_CARDS = (
+    "return [...document.querySelectorAll('[data-testid=hand] .card')].map((c) => c.dataset.card);"
+)
 
 
 def cards_to_pick(driver, play: str) -> list[int]:
@@ -228,7 +236,8 @@ def cards_to_pick(driver, play: str) -> list[int]:
 
 def selected(driver) -> list[int]:
     return driver.execute_script(
-        "return [...document.querySelectorAll('[data-testid=hand] .card.selected')].map((c) => Number(c.dataset.index));"
+        "return [...document.querySelectorAll('[data-testid=hand] .card.selected')]"
+        ".map((c) => Number(c.dataset.index));"
     )
 
 
@@ -259,12 +268,13 @@ BRIEF = """const v = window.ddz.live.view;
 if (!v) return null;
 const o = v.observation;
 return {version: v.version, phase: o.phase, legal: o.legal_actions || null,
-        message: document.getElementById('message').hidden ? '' : document.getElementById('message').textContent};"""
+        message: (m => m.hidden ? '' : m.textContent)(document.getElementById('message'))};"""
 #: Waits in the page (one command, not a poll from here) for a view newer than arguments[0].
 NEWER = (
     "const [before, done] = arguments; const t0 = Date.now();"
     "(function wait() { const v = window.ddz.live.view;"
-    " if ((v && v.version > before) || Date.now() - t0 > 10000) done(null); else setTimeout(wait, 10); })();"
+    " if ((v && v.version > before) || Date.now() - t0 > 10000) done(null);"
+    " else setTimeout(wait, 10); })();"
 )
 
 
@@ -272,10 +282,13 @@ def take_turn(driver, legal: list[str], phase: str, turn: int, keyboard: bool) -
     """One turn by clicking: a decision's button, else cards and Play (or Pass)."""
     if phase != "play":
         shown = driver.execute_script(
-            "return [...document.querySelectorAll('#decisions [data-action]')].map((b) => [b.dataset.action, b.textContent]);"
+            "return [...document.querySelectorAll('#decisions [data-action]')]"
+            ".map((b) => [b.dataset.action, b.textContent]);"
         )
         assert sorted(a for a, _ in shown) == sorted(legal)
-        assert all(text and text != action for action, text in shown if ":" in action or "-" in action), shown
+        assert all(
+            text and text != action for action, text in shown if ":" in action or "-" in action
+        ), shown
         choice = "bid:3" if "bid:3" in legal else "call" if "call" in legal else legal[0]
         driver.find_element(By.CSS_SELECTOR, f"#decisions [data-action='{choice}']").click()
         return
@@ -327,10 +340,12 @@ def test_a_whole_deal_played_by_clicking(page, server: Server, preset: str) -> N
     table = new_table(page, preset, seed=5)
     players = ddz.Rules(preset).players
     seats = page.find_elements(By.CSS_SELECTOR, "[data-testid^=seat-]")
-    assert sorted(s.get_attribute("data-testid") for s in seats) == [f"seat-{s}" for s in range(players)]
+    assert sorted(s.get_attribute("data-testid") for s in seats) == [
+        f"seat-{s}" for s in range(players)
+    ]
     hand = page.find_elements(By.CSS_SELECTOR, "[data-testid=hand] [data-card]")
     assert len(hand) == count_cards(live_view(page)["observation"]["hand"]) > 0
-    assert {c.get_attribute("data-card") for c in hand} <= {*deck_texts(preset)}
+    assert {c.get_attribute("data-card") for c in hand} <= DECK
     view = play_deal(page, preset, keyboard=preset == "laizi")
     obs = view["observation"]
     result = obs["result"]
@@ -344,7 +359,12 @@ def test_a_whole_deal_played_by_clicking(page, server: Server, preset: str) -> N
         assert (f"+{total}" if total > 0 else str(total)) in scores
     assert by_testid(page, "multiplier").text == f"×{result['multiplier']}"
     assert not by_testid(page, "trick").is_displayed()  # no stale play to beat
-    wait_for(page, lambda d: d.execute_script("return Boolean(window.ddz.live.finalHands && window.ddz.live.finalHands.hands)"))
+    wait_for(
+        page,
+        lambda d: d.execute_script(
+            "return Boolean(window.ddz.live.finalHands && window.ddz.live.finalHands.hands)"
+        ),
+    )
     for s in range(1, players):
         shown = page.find_elements(By.CSS_SELECTOR, f"[data-testid=seat-{s}] .left [data-card]")
         assert len(shown) == obs["hand_sizes"][s], (s, len(shown), obs["hand_sizes"])
@@ -371,7 +391,8 @@ def test_a_whole_deal_played_by_clicking(page, server: Server, preset: str) -> N
 def test_history_is_oldest_first_in_words(page, server: Server) -> None:
     table, tokens = server.create("classic", seed=11, bots={"1": "greedy", "2": "greedy"})
     page.execute_script(
-        "localStorage.setItem('ddz-seats', JSON.stringify({[arguments[0]]: {seat: 0, token: arguments[1], others: {}}}));",
+        "localStorage.setItem('ddz-seats',"
+        " JSON.stringify({[arguments[0]]: {seat: 0, token: arguments[1], others: {}}}));",
         table,
         tokens["0"],
     )
@@ -397,13 +418,18 @@ def test_replay_steps_through_a_finished_deal(page, server: Server) -> None:
     # Every hand open from the start: the bottom seat's in the hand, the others' at their seats.
     assert len(by_testid(page, "hand").find_elements(By.CSS_SELECTOR, "[data-card]")) == 34
     for s in range(1, players):
-        assert len(page.find_elements(By.CSS_SELECTOR, f"[data-testid=seat-{s}] .left [data-card]")) == 34
+        assert (
+            len(page.find_elements(By.CSS_SELECTOR, f"[data-testid=seat-{s}] .left [data-card]"))
+            == 34
+        )
     page.find_element(By.ID, "last").click()
     wait_for(page, lambda d: by_testid(d, "result").is_displayed())
     page.find_element(By.ID, "back").click()
     assert page.find_element(By.ID, "step").text == f"Step {len(frames) - 2} of {len(frames) - 1}"
     assert not by_testid(page, "result").is_displayed()
-    page.execute_script("const s = arguments[0]; s.value = 3; s.dispatchEvent(new Event('input'));", slider)
+    page.execute_script(
+        "const s = arguments[0]; s.value = 3; s.dispatchEvent(new Event('input'));", slider
+    )
     assert page.find_element(By.ID, "step").text == f"Step 3 of {len(frames) - 1}"
     for s in range(1, players):
         shown = page.find_elements(By.CSS_SELECTOR, f"[data-testid=seat-{s}] .left [data-card]")
@@ -419,7 +445,12 @@ def test_a_record_dropped_on_the_page_replays(page, server: Server) -> None:
         document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));""",
         game.to_json(),
     )
-    wait_for(page, lambda d: d.execute_script("return window.ddz.rep.data && window.ddz.rep.data.preset") == "laizi")
+    wait_for(
+        page,
+        lambda d: (
+            d.execute_script("return window.ddz.rep.data && window.ddz.rep.data.preset") == "laizi"
+        ),
+    )
     page.find_element(By.ID, "last").click()
     assert by_testid(page, "result").is_displayed()
     assert by_testid(page, "multiplier").text == f"×{game.result['multiplier']}"
@@ -429,7 +460,12 @@ def test_a_record_dropped_on_the_page_replays(page, server: Server) -> None:
         const data = new DataTransfer(); data.items.add(file);
         document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));"""
     )
-    message = wait_for(page, lambda d: d.find_element(By.ID, "message").is_displayed() and d.find_element(By.ID, "message"))
+    message = wait_for(
+        page,
+        lambda d: (
+            d.find_element(By.ID, "message").is_displayed() and d.find_element(By.ID, "message")
+        ),
+    )
     assert "not a replayable record" in message.text
     page.get_log("browser")  # the refused upload's 422 is logged by Chromium itself
 
@@ -450,24 +486,38 @@ def test_ddz_replay_serves_a_record_file(page, server: Server, tmp_path: Path) -
         url = proc.stdout.readline().strip()
         assert url.startswith(f"http://127.0.0.1:{port}/replay?local="), url
         page.get(url)
-        wait_for(page, lambda d: d.execute_script("return window.ddz.rep.data && window.ddz.rep.data.frames.length") == len(game.actions) + 1)
+        wait_for(
+            page,
+            lambda d: (
+                d.execute_script("return window.ddz.rep.data && window.ddz.rep.data.frames.length")
+                == len(game.actions) + 1
+            ),
+        )
         page.get(server.base + "/")  # back to the test server, whose host the teardown checks
     finally:
         proc.terminate()
         proc.wait(10)
 
 
-# ---- people ----------------------------------------------------------------------------------------
+# ---- people ------------------------------------------------------------------------------
 def test_invitation_lobby_and_spectators(page, server: Server) -> None:
     table = new_table(page, "classic", seed=9, people=2)
     page.find_element(By.ID, "show-invite").click()
-    links = [i.get_attribute("value") for i in page.find_elements(By.CSS_SELECTOR, "#invites input")]
+    links = [
+        i.get_attribute("value") for i in page.find_elements(By.CSS_SELECTOR, "#invites input")
+    ]
     invite = next(u for u in links if "#token=" in u)
     spectate = next(u for u in links if "#" not in u)
     assert urlparse(invite).path == f"/t/{table}" and urlparse(spectate).path == f"/t/{table}"
     # Offer the invited seat in the lobby, then take it from there as someone else.
     page.find_element(By.CSS_SELECTOR, "#invites button.offer").click()
-    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#invites button.offer").get_attribute("data-offered") == "yes")
+    wait_for(
+        page,
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, "#invites button.offer").get_attribute("data-offered")
+            == "yes"
+        ),
+    )
     page.execute_script("localStorage.removeItem('ddz-seats');")
     page.get(server.base + "/")
     take = wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#open-tables button.take"))
@@ -487,11 +537,13 @@ def test_invitation_lobby_and_spectators(page, server: Server) -> None:
     assert view["seat"] is None and "hand" not in view["observation"]
     assert not by_testid(page, "hand").is_displayed()
     for s, size in enumerate(view["observation"]["hand_sizes"]):
-        assert by_testid(page, f"seat-{s}").find_element(By.CSS_SELECTOR, ".count").text == str(size)
+        assert by_testid(page, f"seat-{s}").find_element(By.CSS_SELECTOR, ".count").text == str(
+            size
+        )
     check_both_sizes(page, "spectator")
 
 
-# ---- words -----------------------------------------------------------------------------------------------
+# ---- words -------------------------------------------------------------------------------
 def observed_words(seeds: int = 6) -> dict[str, set]:
     """Role keys per preset, event names, decisions per phase, phases and kinds
     that whole deals of every preset show."""
@@ -533,7 +585,8 @@ def test_every_role_event_and_decision_has_words(page) -> None:
         out.event = arguments[1].filter((e) => !w.known('event', e));
         out.phase = arguments[2].filter((p) => !w.known('phase', p));
         out.kind = arguments[3].filter((k) => !w.known('kind', k));
-        out.decision = arguments[4].filter(([p, a]) => !w.known('action', p + ':' + a) && !w.known('action', a));
+        out.decision = arguments[4].filter(
+          ([p, a]) => !w.known('action', p + ':' + a) && !w.known('action', a));
         return out;""",
         {p: sorted(seen[p]) for p in ddz.PRESETS},
         sorted(seen["event"]),
@@ -552,19 +605,33 @@ def test_every_word_in_both_languages(page) -> None:
     missing = page.execute_script(
         """const w = await import('/static/words.js');
         const bad = [];
-        const pair = (where, v) => { if (!v || typeof v.en !== 'string' || typeof v.zh !== 'string' || !v.en || !v.zh) bad.push(where); };
+        const text = (x) => typeof x === 'string' && x.length > 0;
+        const pair = (where, v) => { if (!v || !text(v.en) || !text(v.zh)) bad.push(where); };
         for (const [k, v] of Object.entries(w.ALL_WORDS.ui)) pair('ui.' + k, v);
-        for (const [g, group] of Object.entries(w.ALL_WORDS.groups)) for (const [k, v] of Object.entries(group)) pair(g + '.' + k, v);
-        const schemas = [...Object.entries(w.ROLES), ...Object.values(w.ROLES_BY_PRESET).flatMap(Object.entries)];
-        for (const [k, s] of schemas) {
+        for (const [g, group] of Object.entries(w.ALL_WORDS.groups)) {
+          for (const [k, v] of Object.entries(group)) pair(g + '.' + k, v);
+        }
+        const special = Object.values(w.ROLES_BY_PRESET).flatMap(Object.entries);
+        for (const [k, s] of [...Object.entries(w.ROLES), ...special]) {
           if (s.type === 'alias') continue;
           pair('role.' + k, s.label);
-          for (const extra of ['others', 'no']) if (s[extra]) pair('role.' + k + '.' + extra, s[extra]);
-          for (const [v, words] of Object.entries(s.values || {})) pair('role.' + k + '.' + v, words);
+          for (const extra of ['others', 'no']) if (s[extra]) pair(`role.${k}.${extra}`, s[extra]);
+          for (const [v, words] of Object.entries(s.values || {})) pair(`role.${k}.${v}`, words);
         }
         return bad;"""
     )
     assert missing == []
+
+
+WORDS_OUTSIDE_CARDS = """
+const out = [];
+const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+  const parent = n.parentElement;
+  if (parent.closest('.card, script, [hidden]') || !parent.getClientRects().length) continue;
+  out.push(n.textContent);
+}
+return out.join(' ');"""
 
 
 def test_the_page_in_chinese(page, server: Server) -> None:
@@ -574,25 +641,80 @@ def test_the_page_in_chinese(page, server: Server) -> None:
     assert page.execute_script("return document.documentElement.lang") == "zh-CN"
     new_table(page, "six-player-teams", seed=3)
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=seat-0] .name"))
-    text = page.find_element(By.TAG_NAME, "body").text
-    # Card ranks are letters; "ddz" is the name; the language button names the other language.
+    # The words outside the cards (whose ranks are letters); "ddz" is the
+    # name; the language button names the other language.
+    text = page.execute_script(WORDS_OUTSIDE_CARDS)
     english = [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in ("ddz", "English")]
     assert not english, english
     check_both_sizes(page, "中文", shot="six-player-teams-zh")
     page.find_element(By.ID, "lang").click()
-    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid=seat-0] .name").text == "You")
+    wait_for(
+        page, lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid=seat-0] .name").text == "You"
+    )
 
 
 def test_a_chinese_browser_starts_in_chinese(page, server: Server) -> None:
+    agent = page.execute_script("return navigator.userAgent")
+
+    def languages(accept: str) -> None:
+        page.execute_cdp_cmd(
+            "Network.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": accept}
+        )
+
     page.execute_script("localStorage.removeItem('ddz-lang');")
-    page.execute_cdp_cmd("Emulation.setLocaleOverride", {"locale": "zh-CN"})
-    page.execute_cdp_cmd("Network.setUserAgentOverride", {"userAgent": page.execute_script("return navigator.userAgent"), "acceptLanguage": "zh-CN"})
+    languages("zh-CN,zh")
     try:
         page.get(server.base + "/")
+        assert page.execute_script("return navigator.languages")[0] == "zh-CN"
         wait_for(page, lambda d: by_testid(d, "new-table").text == "开新桌")
     finally:
-        page.execute_cdp_cmd("Emulation.setLocaleOverride", {})
+        languages("en-US,en")
         page.execute_script("localStorage.setItem('ddz-lang', 'en');")
+
+
+def test_cards_are_drawn_not_lettered(page) -> None:
+    """Tens as 10, both jokers and the wild card drawn by the page; a played
+    wild card shows the rank it stood for."""
+    got = page.execute_script(
+        """const c = await import('/static/cards.js');
+        const face = (card) => { const e = c.cardFace(card); return [e.textContent, e.title,
+          e.querySelectorAll('svg').length, e.className]; };
+        const row = c.playRow('5678L=45678');
+        const wild = row.querySelector('[data-card=L]');
+        return {ten: face('Th'), small: face('X'), big: face('D'), laizi: face('L'),
+                wild: [wild.textContent, wild.title], stands: c.playOf('522L=5222').stands};"""
+    )
+    assert got["ten"][0] == "10" and got["ten"][1] == "10 hearts" and got["ten"][2] == 2
+    assert got["small"][:3] == ["", "Small joker", 2] and "small" in got["small"][3]
+    assert got["big"][:3] == ["", "Big joker", 2] and "big" in got["big"][3]
+    assert got["laizi"][1] == "Wild card" and "wild" in got["laizi"][3]
+    assert got["wild"] == ["4", "wild card as 4"]
+    assert got["stands"] == ["2"]
+
+
+def test_hint_steps_through_the_engines_advice(page, server: Server) -> None:
+    table, tokens = server.create("classic", seed=3, bots={"1": "greedy", "2": "greedy"})
+    legal = server.view(table, tokens["0"])["observation"]["legal_actions"]
+    assert "bid:3" in legal
+    server.act(table, tokens["0"], "bid:3", "b")  # the landlord: it leads, with many plays
+    page.execute_script(
+        "localStorage.setItem('ddz-seats',"
+        " JSON.stringify({[arguments[0]]: {seat: 0, token: arguments[1], others: {}}}));",
+        table,
+        tokens["0"],
+    )
+    page.get(f"{server.base}/t/{table}")
+    wait_for(page, lambda d: (live_view(d).get("observation") or {}).get("legal_actions"))
+    advice = server.http.get(f"/tables/{table}/hints", headers=bearer(tokens["0"])).json()["hints"]
+    assert len(advice) >= 2
+    cards = page.execute_script(HAND_CARDS)
+    for expected in advice[:2]:
+        by_testid(page, "hint").click()
+        wait_for(
+            page,
+            lambda d, e=expected: sorted(cards[i][0] for i in selected(d)) == sorted(e["cards"]),
+        )
+    assert by_testid(page, "play").is_enabled()
 
 
 def test_docs_load_nothing_from_other_hosts(server: Server, browser) -> None:

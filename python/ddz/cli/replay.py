@@ -27,7 +27,9 @@ def add_replay_command(sub: argparse._SubParsersAction) -> None:
         description="Serve the browser table's replay of RECORD at 127.0.0.1 and open it.",
     )
     replay.add_argument("record", metavar="RECORD", help="a record file, as Game.to_json() writes")
-    replay.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
+    replay.add_argument(
+        "--port", type=int, default=0, help="port to listen on (default: a free one)"
+    )
     replay.add_argument("--no-browser", action="store_true", help="print the URL only")
     replay.set_defaults(func=cmd_replay)
 
@@ -61,7 +63,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.record} is not a finished deal's record: {e}") from None
         url = f"http://127.0.0.1:{port}/replay?local={key}"
         print(url, flush=True)
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+        )
         if not args.no_browser:
             threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
         server.run()

@@ -32,6 +32,12 @@ def hints(game: ddz.Game, seat: int) -> list[dict]:
     rank = {move: i for i, move in enumerate(order)}
     legal.sort(key=lambda m: rank.get(m, len(rank)))
     return [
-        {"action": str(m), "cards": str(m.cards), "kind": m.kind, "rank": m.rank, "length": m.length}
+        {
+            "action": str(m),
+            "cards": str(m.cards),
+            "kind": m.kind,
+            "rank": m.rank,
+            "length": m.length,
+        }
         for m in legal
     ]

@@ -144,6 +144,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     async def lobby_tables() -> dict:
         """The open tables, each seat a bot, a person's seat (connected or
         not) or a seat offered to whoever takes it."""
+        offers.keep_only(lobby.open)
         return {
             "tables": [
                 {**summary(t), "seats": seats(t, lobby.hub, offers)} for t in lobby.open.values()

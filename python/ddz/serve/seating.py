@@ -34,6 +34,11 @@ class Offers:
             raise Refused(409, f"seat {seat} of table {table.id} is not offered (or was taken)")
         return token
 
+    def keep_only(self, open_ids) -> None:
+        """Forget the offers of tables that are no longer open."""
+        for key in [k for k in self._tokens if k[0] not in open_ids]:
+            del self._tokens[key]
+
     def offered(self, table_id: str) -> set[int]:
         return {seat for (t, seat) in self._tokens if t == table_id}
 

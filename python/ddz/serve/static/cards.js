@@ -90,6 +90,14 @@ export function cardFace(card, { tag = "span", stands = null } = {}) {
   if (mark) corner.append(svg(mark, "pip"));
   el.append(corner);
   if (mark) el.append(svg(mark, "face"));
+  else {
+    // A play as the history tells it has ranks only: the rank fills the card.
+    el.classList.add("plain");
+    const big = document.createElement("span");
+    big.className = "big-rank";
+    big.textContent = rank.textContent;
+    el.append(big);
+  }
   return el;
 }
 
