@@ -238,3 +238,14 @@ def test_the_static_files_need_no_font_and_no_other_host() -> None:
         text = text.replace("http://www.w3.org/2000/svg", "")
         assert not re.search(r"(?:https?:)?//[\w-]+(?:\.[\w-]+)+", text), f.name
         assert "@import" not in text and "url(" not in text, f.name
+
+
+def test_the_lobby_lists_offered_tables_first_and_not_all(server: Server) -> None:
+    from ddz.serve.pages import LOBBY_LISTED
+
+    made = [server.create("two-player", seed=s) for s in range(LOBBY_LISTED + 1)]
+    table, tokens = made[-1]
+    server.http.post(f"/tables/{table}/offers/1", headers=bearer(tokens["1"]))
+    listed = server.http.get("/lobby").json()["tables"]
+    assert len(listed) == LOBBY_LISTED
+    assert listed[0]["id"] == table

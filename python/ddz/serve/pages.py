@@ -31,6 +31,8 @@ from .views import summary
 INDEX = Path(__file__).parent / "static" / "index.html"
 #: Finished deals' replays kept encoded: a deal never changes once over.
 REPLAYS_KEPT = 32
+#: Tables the lobby lists at most: those with a seat offered first.
+LOBBY_LISTED = 50
 
 
 @functools.lru_cache(maxsize=REPLAYS_KEPT)
@@ -142,12 +144,15 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     # ---- the lobby -------------------------------------------------------------------
     @app.get("/lobby", tags=["tables"])
     async def lobby_tables() -> dict:
-        """The open tables, each seat a bot, a person's seat (connected or
-        not) or a seat offered to whoever takes it."""
+        """Open tables (at most LOBBY_LISTED, those with a seat offered
+        first), each seat a bot, a person's seat (connected or not) or a seat
+        offered to whoever takes it."""
         offers.keep_only(lobby.open)
+        listed = sorted(lobby.open.values(), key=lambda t: not offers.offered(t.id))
         return {
             "tables": [
-                {**summary(t), "seats": seats(t, lobby.hub, offers)} for t in lobby.open.values()
+                {**summary(t), "seats": seats(t, lobby.hub, offers)}
+                for t in listed[:LOBBY_LISTED]
             ]
         }
 
