@@ -126,6 +126,17 @@ def by_testid(driver, name: str):
     return driver.find_element(By.CSS_SELECTOR, f"[data-testid='{name}']")
 
 
+def sit(driver, server: Server, table: str, token: str) -> None:
+    """Open a table made through the API at seat 0, as if this browser made it."""
+    driver.execute_script(
+        "localStorage.setItem('ddz-seats',"
+        " JSON.stringify({[arguments[0]]: {seat: 0, token: arguments[1], others: {}}}));",
+        table,
+        token,
+    )
+    driver.get(f"{server.base}/t/{table}")
+
+
 def new_table(driver, preset: str, seed: int, people: int = 1, bots: str = "greedy") -> str:
     """Make a table in the lobby's form, as a person would; returns its id."""
     wait_for(
@@ -390,13 +401,7 @@ def test_a_whole_deal_played_by_clicking(page, server: Server, preset: str) -> N
 
 def test_history_is_oldest_first_in_words(page, server: Server) -> None:
     table, tokens = server.create("classic", seed=11, bots={"1": "greedy", "2": "greedy"})
-    page.execute_script(
-        "localStorage.setItem('ddz-seats',"
-        " JSON.stringify({[arguments[0]]: {seat: 0, token: arguments[1], others: {}}}));",
-        table,
-        tokens["0"],
-    )
-    page.get(f"{server.base}/t/{table}")
+    sit(page, server, table, tokens["0"])
     wait_for(page, lambda d: live_view(d).get("observation"))
     page.find_element(By.ID, "show-history").click()
     history = live_view(page)["observation"]["history"]
@@ -697,13 +702,7 @@ def test_hint_steps_through_the_engines_advice(page, server: Server) -> None:
     legal = server.view(table, tokens["0"])["observation"]["legal_actions"]
     assert "bid:3" in legal
     server.act(table, tokens["0"], "bid:3", "b")  # the landlord: it leads, with many plays
-    page.execute_script(
-        "localStorage.setItem('ddz-seats',"
-        " JSON.stringify({[arguments[0]]: {seat: 0, token: arguments[1], others: {}}}));",
-        table,
-        tokens["0"],
-    )
-    page.get(f"{server.base}/t/{table}")
+    sit(page, server, table, tokens["0"])
     wait_for(page, lambda d: (live_view(d).get("observation") or {}).get("legal_actions"))
     advice = server.http.get(f"/tables/{table}/hints", headers=bearer(tokens["0"])).json()["hints"]
     assert len(advice) >= 2
