@@ -44,7 +44,7 @@ export function readRoles(preset, fields, players, me, nameOf) {
       case "seats":
         for (const s of value) badge(s, key, name);
         break;
-      case "mark":
+      case "seat_card":
         badge(value.seat, key, name, value.card);
         break;
       case "sides":
@@ -56,7 +56,7 @@ export function readRoles(preset, fields, players, me, nameOf) {
         if (schema.self && me !== null) badge(me, key, word, null, value);
         break;
       }
-      case "number":
+      case "count":
         facts.push(sentence(t("role-of", { label: name, value: String(value) })));
         break;
       case "flag": {
@@ -70,12 +70,12 @@ export function readRoles(preset, fields, players, me, nameOf) {
       case "cards":
         facts.push(sentence(t("role-of", { label: name, value: "" }), cardRow(cardsOf(value), { cls: "mini" })));
         break;
-      case "grabs":
+      case "claims":
         for (const [seat, cards] of value) {
           facts.push(sentence(t("grab-by", { name: nameOf(seat), label: name, cards: "" }), cardRow(cardsOf(cards), { cls: "mini" })));
         }
         break;
-      case "win": {
+      case "seat_reason": {
         const seat = typeof value === "object" ? value.seat : null;
         const reason = t("win", typeof value === "object" ? value.reason : value);
         const who = seat === null ? "" : nameOf(seat);

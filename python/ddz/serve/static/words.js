@@ -5,19 +5,20 @@
 // ROLES is the one map from an observation's role keys to their meaning:
 //   {key: {type, label: {en, zh}, ...}}
 // and the rendering (roles.js) reads it generically by `type`:
-//   seat    a seat number: a badge on that seat
-//   seats   a list of seats: a badge on each
-//   mark    {card, seat}: a badge with the card on that seat
-//   number  a sentence "label: n"
-//   flag    true/false: the sentence `label` when true, `no` when false
-//   card    one card: a sentence with the card drawn
-//   cards   card text: a sentence with the cards drawn
-//   word    one of a few words (`values`): a sentence; `self` also badges
-//           the seat the observation belongs to
-//   grabs   [[seat, cards], ...]: a sentence per grab
-//   sides   {main: [seats], counter: [seats]}: a badge on each seat
-//   win     {seat, reason} or a reason: a sentence
-//   alias   the same value as the key `of`: not shown twice
+// (the type names are the Rust core's RoleType names, table/roles.rs):
+//   seat         a seat number: a badge on that seat
+//   seats        a list of seats: a badge on each
+//   seat_card    {card, seat}: a badge with the card on that seat
+//   count        a sentence "label: n"
+//   flag         true/false: the sentence `label` when true, `no` when false
+//   card         one card: a sentence with the card drawn
+//   cards        card text: a sentence with the cards drawn
+//   word         one of a few words (`values`): a sentence; `self` also
+//                badges the seat the observation belongs to
+//   claims       [[seat, cards], ...]: a sentence per claim (grabs)
+//   sides        {main: [seats], counter: [seats]}: a badge on each seat
+//   seat_reason  {seat, reason} (or a result's bare reason): a sentence
+//   alias        the same value as the key `of`: not shown twice
 // `sub` lists the keys whose badge on a seat this key's badge makes
 // redundant (a big landlord is a landlord too); `others` badges every seat
 // but the named one (a landlord's opponents are the farmers).
@@ -29,9 +30,9 @@ const L = (en, zh) => ({ en, zh });
 
 export const ROLES = {
   landlord: { type: "seat", label: L("Landlord", "地主"), others: L("Farmer", "农民") },
-  bid: { type: "number", label: L("Bid", "叫分") },
-  base: { type: "number", label: L("Base", "底分") },
-  hidden_count: { type: "number", label: L("Hidden landlords", "暗地主人数") },
+  bid: { type: "count", label: L("Bid", "叫分") },
+  base: { type: "count", label: L("Base", "底分") },
+  hidden_count: { type: "count", label: L("Hidden landlords", "暗地主人数") },
   open_landlord: { type: "seat", label: L("Open landlord", "明地主"), sub: ["landlords"] },
   hidden_landlord: { type: "seat", label: L("Hidden landlord", "暗地主"), sub: ["landlords"] },
   main_landlord: { type: "seat", label: L("Main landlord", "正地主"), sub: ["landlords"] },
@@ -45,9 +46,9 @@ export const ROLES = {
   revealed: { type: "seats", label: L("Revealed", "已亮明"), sub: [] },
   shown: { type: "seats", label: L("Hand shown", "已明牌") },
   team: { type: "seats", label: L("Your team", "你的队") },
-  public_mark: { type: "mark", label: L("Public mark", "明标记") },
-  secret_mark: { type: "mark", label: L("Secret mark", "暗标记") },
-  dead_card: { type: "mark", label: L("Dead card", "死牌") },
+  public_mark: { type: "seat_card", label: L("Public mark", "明标记") },
+  secret_mark: { type: "seat_card", label: L("Secret mark", "暗标记") },
+  dead_card: { type: "seat_card", label: L("Dead card", "死牌") },
   marked: { type: "card", label: L("Marked card", "标记牌") },
   called: { type: "card", label: L("Called card", "叫的牌") },
   kitty_share: { type: "cards", label: L("Your kitty share", "你分到的底牌") },
@@ -72,8 +73,8 @@ export const ROLES = {
     type: "sides", label: L("Side", "阵营"),
     values: { main: L("Main side", "正方"), counter: L("Counter side", "反方") },
   },
-  grabs: { type: "grabs", label: L("grabbed with", "抢地主：") },
-  auto_win: { type: "win", label: L("wins outright", "直接获胜") },
+  grabs: { type: "claims", label: L("grabbed with", "抢地主：") },
+  auto_win: { type: "seat_reason", label: L("wins outright", "直接获胜") },
 };
 
 // Keys whose meaning differs in a preset.
