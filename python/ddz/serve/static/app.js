@@ -8,12 +8,14 @@
 //   /replay               a record file to drop
 "use strict";
 
-import { drawLobby, bindLobby, loadLobby } from "./lobby.js";
+import { bindLobby, drawLobby, loadLobby, refreshTables } from "./lobby.js";
 import { api, holdSeat } from "./net.js";
 import { bindTable, closeTable, live, openTable, redraw, toast } from "./play.js";
 import { $ } from "./render.js";
 import { bindReplay, openReplay, redrawReplay, rep } from "./replay.js";
 import { language, setLanguage, t } from "./words.js";
+
+const LOBBY_REFRESH_MS = 5000;
 
 window.ddz = { live, rep }; // for the page's tests, and for the curious
 
@@ -81,6 +83,9 @@ function start() {
   $("close-drawer").onclick = () => { $("drawer").hidden = true; };
   window.addEventListener("popstate", () => route().catch(fail));
   window.addEventListener("resize", () => redrawAll());
+  setInterval(() => {
+    if (document.body.dataset.page === "lobby") refreshTables().catch(() => {});
+  }, LOBBY_REFRESH_MS);
   route().catch(fail);
 }
 

@@ -6,7 +6,7 @@ import { api, currentTable, heldSeat, holdSeat } from "./net.js";
 import { $ } from "./render.js";
 import { t } from "./words.js";
 
-const lobby = { presets: [], bots: [], tables: [] };
+const lobby = { presets: [], bots: [], tables: [], onError: console.error };
 
 function option(value, text, data = {}) {
   const o = new Option(text, value);
@@ -31,8 +31,18 @@ export function drawLobby() {
   const resume = currentTable();
   $("resume").hidden = !resume || !heldSeat(resume);
   $("resume").href = resume ? `/t/${resume}` : "/";
+  drawTables();
+}
+
+function drawTables() {
   $("open-tables").replaceChildren(...lobby.tables.map(tableRow));
   $("no-tables").hidden = lobby.tables.length > 0;
+}
+
+// The open tables again (the form is left as it is, mid-choice or not).
+export async function refreshTables() {
+  lobby.tables = (await api("GET", "/lobby")).tables;
+  drawTables();
 }
 
 function players() {
@@ -65,7 +75,7 @@ function tableRow(table) {
     else if (s.offered) {
       span.textContent = `${name}: ${t("seat-free")} `;
       const take = Object.assign(document.createElement("button"), { type: "button", textContent: t("take"), className: "take" });
-      take.onclick = () => takeSeat(table.id, s.seat);
+      take.onclick = () => takeSeat(table.id, s.seat).catch(lobby.onError);
       span.append(take);
     } else span.textContent = `${name}: ${s.connected ? t("seat-taken") : t("seat-waiting")}`;
     seats.append(span);
@@ -97,6 +107,7 @@ async function newTable(event) {
 }
 
 export function bindLobby(onCreated, onRecord, onError) {
+  lobby.onError = onError;
   $("preset").onchange = () => seatChoices();
   $("setup").onsubmit = (e) => newTable(e).then(onCreated, onError);
   const drop = $("drop");

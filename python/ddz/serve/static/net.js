@@ -33,8 +33,11 @@ export function subscribe(tableId, token, onView, onError) {
       if (msg.type === "view") onView(msg);
       else if (msg.type === "error") { stopped = true; onError(msg.error); }
     };
-    ws.onclose = () => {
-      if (!stopped) setTimeout(() => !stopped && open(), 1000);
+    ws.onclose = (event) => {
+      if (stopped) return;
+      // 4000 and up: the server refused (4000 + the HTTP status): trying again would not help.
+      if (event.code >= 4000) { stopped = true; onError(event.reason || String(event.code)); return; }
+      setTimeout(() => !stopped && open(), 1000);
     };
   };
   open();
