@@ -31,6 +31,7 @@ from .hub import Hub, Subscriber, pump
 from .limits import MAX_BODY, MAX_TABLES, BodyLimit
 from .lobby import Lobby
 from .models import Action, Error, NewTable, NewTableReply
+from .pages import add_pages
 from .store import Store
 from .tables import Refused, Request, Table
 from .views import summary, view_message, view_text
@@ -211,6 +212,7 @@ def create_app(
             swagger_ui_parameters={"validatorUrl": None},  # no badge from another host
         )
 
+    add_pages(app, lobby)  # the browser table's addresses and helpers (pages.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER), name="docs-assets")
     return app
