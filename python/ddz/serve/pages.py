@@ -98,6 +98,12 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         table, seat, _ = at
         return {"version": table.version, "hints": advised(table.game, seat)}
 
+    @app.get("/tables/{table_id}/roles", tags=["tables"])
+    async def table_roles(table_id: str) -> list:
+        """The roles the table's observations hold, as the engine declares
+        them (`Rules.roles()`: key, type, labels in English and Chinese)."""
+        return lobby.get(table_id).rules.roles()
+
     @app.get("/tables/{table_id}/rules", tags=["tables"])
     async def table_rules(table_id: str) -> dict:
         """The table's rule set, every option (`Rules.to_dict()`): the page

@@ -67,6 +67,7 @@ def frames(record: str) -> dict:
         "preset": rules.preset,
         "players": rules.players,
         "seed": data["seed"],
+        "roles": rules.roles(),
         "result": whole.result,
         "frames": steps,
     }

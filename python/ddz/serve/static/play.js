@@ -8,7 +8,7 @@ import { drawHand, moved } from "./hand.js";
 import { api, forgetSeat, heldSeat, newKey, subscribe } from "./net.js";
 import { $, draw } from "./render.js";
 import { liveScene } from "./scene.js";
-import { actionWords, t } from "./words.js";
+import { actionWords, declareRoles, t } from "./words.js";
 
 export const live = {
   id: null, token: null, seat: null, view: null, bots: {}, rules: null, finalHands: null,
@@ -34,7 +34,9 @@ export async function openTable(tableId) {
   Object.assign(live, { id: tableId, token: held && held.token, seat: held ? held.seat : null, view: null, finalHands: null });
   document.body.dataset.page = "table";
   try {
-    const [summary, rules] = await Promise.all([api("GET", `/tables/${tableId}`), api("GET", `/tables/${tableId}/rules`)]);
+    const [summary, rules, roles] = await Promise.all([api("GET", `/tables/${tableId}`),
+      api("GET", `/tables/${tableId}/rules`), api("GET", `/tables/${tableId}/roles`)]);
+    declareRoles(summary.preset, roles);
     live.bots = Object.fromEntries(Object.entries(summary.bots).map(([s, k]) => [Number(s), k]));
     live.rules = rules;
   } catch (e) {

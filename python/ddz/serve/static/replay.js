@@ -7,7 +7,7 @@ import { drawHand } from "./hand.js";
 import { api } from "./net.js";
 import { $, draw } from "./render.js";
 import { replayScene } from "./scene.js";
-import { t } from "./words.js";
+import { declareRoles, t } from "./words.js";
 
 export const rep = { data: null, at: 0, bottom: 0, bots: {}, timer: null };
 
@@ -24,6 +24,7 @@ export async function openReplay(source) {
     rep.bots = summary ? Object.fromEntries(Object.entries(summary.bots).map(([s, k]) => [Number(s), k])) : {};
   }
   if (source.table === undefined) rep.bots = {};
+  declareRoles(data.preset, data.roles);
   Object.assign(rep, { data, at: 0, bottom: 0 });
   const slider = $("slider");
   slider.min = 0;

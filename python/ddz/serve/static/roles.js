@@ -1,6 +1,7 @@
 // Roles and marks in words: the badges on the seats and the sentences in the
 // middle, read generically from an observation's role fields through the
-// schema in words.js. Nothing here knows a preset.
+// schema words.js makes of the engine's declarations. Nothing here knows a
+// preset.
 "use strict";
 
 import { cardFace, cardRow, cardsOf } from "./cards.js";
@@ -60,7 +61,7 @@ export function readRoles(preset, fields, players, me, nameOf) {
         facts.push(sentence(t("role-of", { label: name, value: String(value) })));
         break;
       case "flag": {
-        const words = value ? schema.label : schema.no;
+        const words = value ? schema.yes || schema.label : schema.no;
         if (words) facts.push(sentence(label(words)));
         break;
       }

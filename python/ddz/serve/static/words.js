@@ -2,15 +2,17 @@
 // the roles an observation may hold. Nothing else in the page holds text
 // for people: the other modules ask `t(key)`, `roleSchema(preset, key)`.
 //
-// ROLES is the one map from an observation's role keys to their meaning:
-//   {key: {type, label: {en, zh}, ...}}
-// and the rendering (roles.js) reads it generically by `type`:
-// (the type names are the Rust core's RoleType names, table/roles.rs):
+// The roles: what each key is (its type) and its name in both languages
+// come from the engine, which declares every family's roles once
+// (`Rules.roles()`, served at /tables/{id}/roles and in each replay;
+// docs/roles.md); `declareRoles` takes them in. ROLES below adds only how
+// the page shows a role beyond its name, read generically by type
+// (roles.js):
 //   seat         a seat number: a badge on that seat
 //   seats        a list of seats: a badge on each
 //   seat_card    {card, seat}: a badge with the card on that seat
 //   count        a sentence "label: n"
-//   flag         true/false: the sentence `label` when true, `no` when false
+//   flag         true/false: the sentence `yes` when true, `no` when false
 //   card         one card: a sentence with the card drawn
 //   cards        card text: a sentence with the cards drawn
 //   word         one of a few words (`values`): a sentence; `self` also
@@ -22,40 +24,24 @@
 // `sub` lists the keys whose badge on a seat this key's badge makes
 // redundant (a big landlord is a landlord too); `others` badges every seat
 // but the named one (a landlord's opponents are the farmers).
-// The lead means to fill this map from the server (the Rust core's typed
-// declaration of each family's roles); until then it lives here.
 "use strict";
 
 const L = (en, zh) => ({ en, zh });
 
 export const ROLES = {
-  landlord: { type: "seat", label: L("Landlord", "地主"), others: L("Farmer", "农民") },
-  bid: { type: "count", label: L("Bid", "叫分") },
-  base: { type: "count", label: L("Base", "底分") },
-  hidden_count: { type: "count", label: L("Hidden landlords", "暗地主人数") },
-  open_landlord: { type: "seat", label: L("Open landlord", "明地主"), sub: ["landlords"] },
-  hidden_landlord: { type: "seat", label: L("Hidden landlord", "暗地主"), sub: ["landlords"] },
-  main_landlord: { type: "seat", label: L("Main landlord", "正地主"), sub: ["landlords"] },
-  counter_landlord: { type: "seat", label: L("Counter landlord", "反地主"), sub: ["landlords"] },
-  big_landlord: { type: "seat", label: L("Big landlord", "大地主"), sub: ["landlords"] },
-  second_landlord: { type: "seat", label: L("Second landlord", "二地主"), sub: ["landlords"] },
-  deputy: { type: "seat", label: L("Deputy landlord", "副地主") },
-  marked_holder: { type: "seat", label: L("Marked card", "标记牌") },
-  landlords: { type: "seats", label: L("Landlord", "地主") },
-  open_landlords: { type: "seats", label: L("Open landlord", "明地主"), sub: ["landlords"] },
-  revealed: { type: "seats", label: L("Revealed", "已亮明"), sub: [] },
-  shown: { type: "seats", label: L("Hand shown", "已明牌") },
-  team: { type: "seats", label: L("Your team", "你的队") },
-  public_mark: { type: "seat_card", label: L("Public mark", "明标记") },
-  secret_mark: { type: "seat_card", label: L("Secret mark", "暗标记") },
-  dead_card: { type: "seat_card", label: L("Dead card", "死牌") },
-  marked: { type: "card", label: L("Marked card", "标记牌") },
-  called: { type: "card", label: L("Called card", "叫的牌") },
-  kitty_share: { type: "cards", label: L("Your kitty share", "你分到的底牌") },
-  solo: { type: "flag", label: L("The landlord plays alone", "地主独斗"), no: L("The landlord has a partner", "地主有搭档") },
-  open_solo: { type: "flag", label: L("Open solo: alone, announced", "明独：一人对四人"), no: null },
+  landlord: { others: L("Farmer", "农民") },
+  open_landlord: { sub: ["landlords"] },
+  hidden_landlord: { sub: ["landlords"] },
+  main_landlord: { sub: ["landlords"] },
+  counter_landlord: { sub: ["landlords"] },
+  big_landlord: { sub: ["landlords"] },
+  second_landlord: { sub: ["landlords"] },
+  open_landlords: { sub: ["landlords"] },
+  revealed: { sub: [] },
+  solo: { yes: L("The landlord plays alone", "地主独斗"), no: L("The landlord has a partner", "地主有搭档") },
+  open_solo: { yes: L("Open solo: alone, announced", "明独：一人对四人"), no: null },
   role: {
-    type: "word", self: true, label: L("You are", "你是"),
+    self: true, label: L("You are", "你是"),
     sub: ["landlord", "landlords", "open_landlord", "hidden_landlord", "main_landlord", "deputy"],
     values: {
       farmer: L("Farmer", "农民"),
@@ -66,26 +52,26 @@ export const ROLES = {
     },
   },
   side: {
-    type: "word", label: L("Your side", "你的阵营"),
+    label: L("Your side", "你的阵营"),
     values: { main: L("the main landlord's", "正方"), counter: L("the counter landlord's", "反方") },
   },
   sides: {
-    type: "sides", label: L("Side", "阵营"),
+    label: L("Side", "阵营"),
     values: { main: L("Main side", "正方"), counter: L("Counter side", "反方") },
   },
-  grabs: { type: "claims", label: L("grabbed with", "抢地主：") },
-  auto_win: { type: "seat_reason", label: L("wins outright", "直接获胜") },
+  grabs: { label: L("grabbed with", "抢地主：") },
+  auto_win: { label: L("wins outright", "直接获胜") },
 };
 
 // Keys whose meaning differs in a preset.
 export const ROLES_BY_PRESET = {
   "five-player": {
     landlord: { type: "alias", of: "open_landlord" },
-    revealed: { type: "flag", label: L("The partnership is public", "地主搭档已公开"), no: L("The partnership is secret", "地主搭档未公开") },
+    revealed: { yes: L("The partnership is public", "地主搭档已公开"), no: L("The partnership is secret", "地主搭档未公开") },
   },
   "five-player-3deck": {
     landlord: { type: "alias", of: "main_landlord" },
-    revealed: { type: "flag", label: L("The deputy is known", "副地主已亮明"), no: L("The deputy is not known yet", "副地主未亮明") },
+    revealed: { yes: L("The deputy is known", "副地主已亮明"), no: L("The deputy is not known yet", "副地主未亮明") },
   },
 };
 
@@ -312,9 +298,24 @@ export function eventWords([name, effect]) {
 }
 
 // The schema of a role key in a preset (undefined when unknown).
+// The engine's declarations, by preset: {key: {type, label: {en, zh}}}.
+const DECLARED = {};
+
+// Take in a table's roles as the engine declares them (a list of
+// `Rules.roles()` entries).
+export function declareRoles(preset, roles) {
+  DECLARED[preset] = Object.fromEntries(roles.map((r) => [r.key, { type: r.type, label: capital(r.label) }]));
+}
+
+const capital = (pair) => ({ en: pair.en.charAt(0).toUpperCase() + pair.en.slice(1), zh: pair.zh });
+
+// How the page shows `key` of `preset`: the engine's type and name, with
+// this page's own presentation (ROLES, ROLES_BY_PRESET) over them.
 export function roleSchema(preset, key) {
-  const special = ROLES_BY_PRESET[preset];
-  return (special && special[key]) || ROLES[key];
+  const declared = (DECLARED[preset] || {})[key];
+  if (!declared) return undefined;
+  const special = (ROLES_BY_PRESET[preset] || {})[key];
+  return { ...declared, ...(ROLES[key] || {}), ...(special || {}) };
 }
 
 // Whether a word exists (for the tests, which list what the engine says).
