@@ -63,7 +63,8 @@ def write() -> None:
     for (page, name), make in BLOCKS.items():
         path = DOCS / page
         text = path.read_text()
-        new = block_pattern(name).sub(lambda m: m.group(1) + make() + m.group(3), text)
+        body = make()
+        new = block_pattern(name).sub(lambda m, body=body: m.group(1) + body + m.group(3), text)
         path.write_text(new)
 
 

@@ -634,7 +634,9 @@ def test_every_word_in_both_languages(page) -> None:
         for (const [k, s] of [...Object.entries(w.ROLES), ...special]) {
           if (s.type === 'alias') continue;
           if (s.label) pair('role.' + k, s.label);
-          for (const extra of ['others', 'yes', 'no']) if (s[extra]) pair(`role.${k}.${extra}`, s[extra]);
+          for (const extra of ['others', 'yes', 'no']) {
+            if (s[extra]) pair(`role.${k}.${extra}`, s[extra]);
+          }
           for (const [v, words] of Object.entries(s.values || {})) pair(`role.${k}.${v}`, words);
         }
         return bad;"""

@@ -157,8 +157,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         listed = sorted(lobby.open.values(), key=lambda t: not offers.offered(t.id))
         return {
             "tables": [
-                {**summary(t), "seats": seats(t, lobby.hub, offers)}
-                for t in listed[:LOBBY_LISTED]
+                {**summary(t), "seats": seats(t, lobby.hub, offers)} for t in listed[:LOBBY_LISTED]
             ]
         }
 
