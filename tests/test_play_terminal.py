@@ -126,17 +126,21 @@ def test_any_input_on_a_pipe_keeps_the_game_going() -> None:
 
 
 def test_the_multiplier_shown_is_the_one_the_deal_scores() -> None:
+    # The terminal shows `Game.stake`: at every step the multiplier the
+    # events so far build (checked against the conformance kit's own
+    # reading of the events), and the result's at the end.
     import ddz
     from ddz.agents import RandomAgent
-    from ddz.cli.play import multiplier_of
+    from ddz.testing import multiplier_of
 
     for preset in ddz.PRESETS:
         for seed in range(8):
             g, agent = ddz.Game(preset, seed=seed), RandomAgent(seed=seed)
             while g.phase != "over":
+                assert g.stake == multiplier_of(g.events), preset
                 g.step(agent.act(g.observation(g.to_act), g.legal_actions()))
             assert g.result is not None
-            assert multiplier_of(g.result["events"]) == g.result["multiplier"], preset
+            assert g.stake == g.result["multiplier"], preset
 
 
 def test_a_terminal_without_unicode_still_plays_the_deal() -> None:

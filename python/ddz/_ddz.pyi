@@ -396,6 +396,10 @@ class Table:
     @property
     def set_aside(self) -> list[str]: ...
     @property
+    def stake(self) -> int:
+        """The multiplier the events so far build (the result's multiplier
+        once the deal is over)."""
+    @property
     def events(self) -> list[list[Any]]: ...
     def counts(self, seat: int) -> Cards: ...
     def roles(self, seat: int | None = None) -> dict[str, Any]:

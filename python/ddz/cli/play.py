@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -88,18 +88,6 @@ def describe(action: object) -> str:
     return str(action).replace(":", " ")
 
 
-def multiplier_of(events: Iterable[list]) -> int:
-    """The multiplier the events build: integer effects multiply, ``"+k"``
-    effects add to a count that starts at 1 (docs/game.md)."""
-    product, added = 1, 0
-    for _, effect in events:
-        if isinstance(effect, str) and effect.startswith("+"):
-            added += int(effect[1:])
-        elif isinstance(effect, int):
-            product *= effect
-    return product * (1 + added)
-
-
 def events_text(events: list[list]) -> str:
     parts = []
     for name, effect in events:
@@ -159,17 +147,17 @@ def last_play(obs: Mapping[str, Any]) -> tuple[int, str] | None:
     return None
 
 
-def state_lines(console: Console, obs: Mapping[str, Any], me: int, rules: ddz.Rules) -> list[Text]:
+def state_lines(console: Console, game: ddz.Game, obs: Mapping[str, Any], me: int) -> list[Text]:
     """The table as `me` knows it: roles, marks, kitty, multiplier, seats,
     the play to beat."""
     symbols = uses_symbols(console)
-    specs = rules.roles()
+    specs = game.rules.roles()
     known = roles(obs, specs)
-    head = Text(f"{rules.preset} · you are seat {me}", "bold")
+    head = Text(f"{game.rules.preset} · you are seat {me}", "bold")
     if me in known:
         head.append(f", {known[me]}")
     if obs["events"] or obs["phase"] == "play":
-        head.append(f" · multiplier ×{multiplier_of(obs['events'])}")
+        head.append(f" · multiplier ×{game.stake}")
         if obs["events"]:
             head.append(f" ({events_text(obs['events'])})", "dim")
     lines = [head]
@@ -265,7 +253,7 @@ def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> Sequence:
     obs = game.observation(me)
     legal = game.legal_actions()
     console.print()
-    for line in state_lines(console, obs, me, game.rules):
+    for line in state_lines(console, game, obs, me):
         console.print(line, overflow="fold")
     console.print(Text("your hand: ").append_text(hand_text(obs["hand"], console)))
     table, note = option_page(legal, page, uses_symbols(console))

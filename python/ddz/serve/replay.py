@@ -44,6 +44,7 @@ def _frame(game: ddz.Game, done: list | None) -> dict:
         "hands": ["".join(h) for h in game.hands],
         "kitty": "".join(game.kitty),
         "kitty_given": game.kitty_given,
+        "stake": game.stake,
         "observation": public,
     }
 

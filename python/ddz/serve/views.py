@@ -41,6 +41,7 @@ def _frame(table: Table, seat: int | None, observation: Mapping[str, Any]) -> di
         "deal": len(table.finished),
         "closed": table.closed,
         "scores": table.running_scores(),
+        "stake": table.game.stake,
         "observation": observation,
     }
 

@@ -46,19 +46,35 @@ impl Policy {
 }
 
 /// What `ddz.agents.GreedyAgent` takes: the smallest play (hint order),
-/// else pass; the lowest bid or a call; else a decline (`no-…`, `keep`),
-/// else pass, else the first choice.
+/// else pass; the lowest bid or a call; else a decline (`no-…`), else
+/// pass, else the first choice.
 fn greedy(engine: &Engine, legal: Legal<'_>) -> usize {
-    if let Some(i) = smallest(engine, legal.plays) {
+    match smallest(engine, legal.plays) {
+        Some(i) => i,
+        None => legal.plays.len() + greedy_word(legal.words),
+    }
+}
+
+/// The greedy player's pick among a moment's actions listed in `Game`'s
+/// order (plays smallest first, then the words), where `is_play` tells the
+/// plays: the first play, else as `greedy_word` among the words. For
+/// `ddz.agents.GreedyAgent`, which is handed such a list.
+pub fn greedy_in_order(actions: &[Option<Action>]) -> usize {
+    if let Some(i) = actions.iter().position(Option::is_none) {
         return i;
     }
-    let words = legal.words;
+    let words: Vec<Action> = actions.iter().flatten().copied().collect();
+    greedy_word(&words)
+}
+
+/// The greedy player's decision among words (no play is open): the lowest
+/// bid or a call, else a decline (`no-…`), else pass, else the first.
+fn greedy_word(words: &[Action]) -> usize {
     let at = |want: &dyn Fn(&Action) -> bool| words.iter().position(want);
-    let pick = at(&|a| matches!(a, Action::Bid(_) | Action::Call))
+    at(&|a| matches!(a, Action::Bid(_) | Action::Call))
         .or_else(|| at(&declines))
         .or_else(|| at(&|a| *a == Action::Pass))
-        .unwrap_or(0);
-    legal.plays.len() + pick
+        .unwrap_or(0)
 }
 
 /// The index of the first play smallest by `hint_key`: the packed head of

@@ -615,6 +615,13 @@ impl PyTable {
         self.table.core().kitty_given()
     }
 
+    /// The multiplier the events so far build (`result["multiplier"]` once
+    /// the deal is over).
+    #[getter]
+    fn stake(&self) -> i64 {
+        ddz_core::table::scoring::stake(self.table.core().events())
+    }
+
     #[getter]
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);

@@ -10,18 +10,6 @@ import { t } from "./words.js";
 const PLAY = /^[0-9TJQKAXDLdchs=]+$/;
 export const isPlay = (action) => PLAY.test(action);
 
-// The events' effects as docs/game.md defines them: a number multiplies, a
-// "+k" adds k to a count that starts at 1; the stake is their product.
-export function stake(events) {
-  let times = 1;
-  let plus = 0;
-  for (const [, effect] of events) {
-    if (typeof effect === "number") times *= effect;
-    else plus += Number(effect);
-  }
-  return times * (1 + plus);
-}
-
 // The seat of the last play in a history (the one to beat).
 export function lastPlayer(history) {
   for (let i = history.length - 1; i >= 0; i--) if (isPlay(history[i][1])) return history[i][0];
@@ -42,7 +30,7 @@ export function seatName(seat, me) {
 
 // `fields` are the observation (with the result's fields merged in at the end);
 // `open[s]` the cards of seat s shown face up, or null.
-function build({ preset, fields, players, me, bottom, bots, open, hand, kitty, history, deal, scores, selectable }) {
+function build({ preset, fields, players, me, bottom, bots, open, hand, kitty, history, deal, scores, stake, selectable }) {
   const over = fields.phase === "over";
   const nameOf = (s) => seatName(s, me);
   const roles = readRoles(preset, { ...fields, ...(fields.result || {}) }, players, me, nameOf);
@@ -64,7 +52,7 @@ function build({ preset, fields, players, me, bottom, bots, open, hand, kitty, h
     trick: !over && fields.to_beat ? { text: fields.to_beat, by } : null,
     leader: !over && fields.phase === "play" && !fields.to_beat ? fields.to_act : null,
     kitty,
-    multiplier: fields.result ? fields.result.multiplier : stake(fields.events),
+    multiplier: stake, // the server's: the engine reads the events
     events: fields.result ? fields.result.events : fields.events,
     facts: roles.facts,
     history,
@@ -88,7 +76,8 @@ export function liveScene(view, { bots, rules, finalHands }) {
     preset: o.preset, fields: o, players, me, bottom: me === null ? 0 : me, bots, open,
     hand: me === null ? null : o.hand,
     kitty: { cards: kittyCards, size: rules ? rules.kitty : 0 },
-    history: o.history, deal: view.deal, scores: view.scores, selectable: o.legal_actions !== undefined,
+    history: o.history, deal: view.deal, scores: view.scores, stake: view.stake,
+    selectable: o.legal_actions !== undefined,
   });
 }
 
@@ -105,6 +94,6 @@ export function replayScene(replay, i, bottom, bots = {}) {
     preset: replay.preset, fields, players: replay.players, me: null, bottom, bots,
     open: frame.hands, hand: frame.hands[bottom],
     kitty: { cards: frame.kitty || null, size: cardsOf(frame.kitty).length },
-    history, deal: null, scores: null, selectable: false,
+    history, deal: null, scores: null, stake: frame.stake, selectable: false,
   });
 }
