@@ -214,6 +214,8 @@ async def run(args) -> dict:
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "load.sqlite3"
     command = [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db)]
+    # Every table is made from this one address: lift the per-client limit.
+    command += ["--max-tables-per-client", str(max(args.tables, 1))]
     server = subprocess.Popen([*command, "--sync", args.sync])
     stats = Stats()
     try:
