@@ -13,11 +13,12 @@ from ddz.serve.limits import Limits
 from ddz.serve.lobby import Lobby
 from ddz.serve.store import Store
 from ddz.serve.tables import Request, Table
+from ddz.serve.views import view_text
 
 
 def play_deal(lobby: Lobby, table_id: str, prefix: str) -> dict:
     """Seat 0 takes its first legal action until the deal is over."""
-    view = json.loads(asyncio.run(lobby.read(table_id, lambda t: _view(t))))
+    view = json.loads(asyncio.run(lobby.read(lobby.open[table_id], _view)))
     step = 0
     while view["observation"]["phase"] != "over":
         action = view["observation"]["legal_actions"][0]
@@ -29,8 +30,6 @@ def play_deal(lobby: Lobby, table_id: str, prefix: str) -> dict:
 
 
 def _view(table: Table) -> str:
-    from ddz.serve.views import view_text
-
     return view_text(table, 0)
 
 
@@ -61,7 +60,7 @@ def test_finished_deals_are_read_from_the_store_and_keys_outlive_their_deal(tmp_
         table = again.open[table_id]
         assert table.version == version and table.deal == 2
         for number, end in enumerate(ends):
-            record = asyncio.run(again.read(table_id, again.record(table_id, number)))
+            record = asyncio.run(again.read(table, again.record(table_id, number)))
             assert ddz.Game.from_json(record).result == end["observation"]["result"]
         totals = [a + b for a, b in zip(*(e["observation"]["result"]["scores"] for e in ends))]
         assert table.running_scores() == totals == ends[1]["scores"]
@@ -76,7 +75,7 @@ def test_a_file_without_deal_records_is_read_and_filled_in(tmp_path) -> None:
     end = play_deal(lobby, table_id, "a")
     asyncio.run(lobby.next_deal(table_id, 0))
     version = lobby.open[table_id].version
-    record = asyncio.run(lobby.read(table_id, lobby.record(table_id, 0)))
+    record = asyncio.run(lobby.read(lobby.open[table_id], lobby.record(table_id, 0)))
     lobby.shutdown()
     # As an earlier server wrote it: no deals table, none of the later columns.
     store = Store(db)
@@ -91,7 +90,7 @@ def test_a_file_without_deal_records_is_read_and_filled_in(tmp_path) -> None:
         table = again.open[table_id]
         assert (table.version, table.deal) == (version, 1)
         assert table.running_scores() == end["observation"]["result"]["scores"]
-        assert asyncio.run(again.read(table_id, again.record(table_id, 0))) == record
+        assert asyncio.run(again.read(table, again.record(table_id, 0))) == record
         assert again.store.deal_record(table_id, 0) == record  # filled in
     finally:
         again.shutdown()

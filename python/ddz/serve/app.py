@@ -159,7 +159,7 @@ def create_app(
         """Exactly what `Game.observation(seat)` holds (with legal_actions on
         the seat's turn), framed by version, deal number and running scores."""
         table, seat = at
-        return _json(await lobby.read(table.id, lambda t: view_text(t, seat)))
+        return _json(await lobby.read(table, lambda t: view_text(t, seat)))
 
     @app.post("/tables/{table_id}/actions", tags=["play"], response_model=dict)
     async def act(body: Action, at: SeatAt) -> Response:
@@ -186,7 +186,7 @@ def create_app(
     @app.get("/tables/{table_id}/spectate", tags=["play"], response_model=dict)
     async def spectate(table: TableOf) -> Response:
         """What every seat is shown alike: no hand, role or choice that some player may not know."""
-        return _json(await lobby.read(table.id, lambda t: view_text(t, None)))
+        return _json(await lobby.read(table, lambda t: view_text(t, None)))
 
     @app.get("/tables/{table_id}/record", tags=["play"])
     async def record(
@@ -194,7 +194,7 @@ def create_app(
     ) -> Response:
         """The full record of a deal (default the current one), as
         `Game.to_json()`: 403 until that deal is over."""
-        return _json(await lobby.read(table.id, lobby.record(table.id, deal)))
+        return _json(await lobby.read(table, lobby.record(table.id, deal)))
 
     @app.websocket("/tables/{table_id}/ws")
     async def ws(

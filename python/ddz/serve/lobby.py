@@ -95,14 +95,14 @@ class Lobby:
         table = self.open.get(table_id)
         return table if table is not None else await self.run(self._load, table_id)
 
-    async def read(self, table_id: str, read: Callable[[Table], T]) -> T:
-        """`read(table)` in a worker thread, after the table's pending changes."""
-        if table_id not in self.open:
-            return await self.run(lambda: read(self._load(table_id)))
-        async with self._lock(table_id):
-            table = self.open.get(table_id)
+    async def read(self, found: Table, read: Callable[[Table], T]) -> T:
+        """`read(table)` for a table `find` gave, after its pending changes."""
+        if found.id not in self.open:  # closed: nothing changes it
+            return await self.run(read, found)
+        async with self._lock(found.id):
+            table = self.open.get(found.id)
             if table is None:  # closed while waiting
-                return await self.run(lambda: read(self._load(table_id)))
+                return await self.run(lambda: read(self._load(found.id)))
             return await self.run_for(table, read, table)
 
     async def subscribe(self, table_id: str, sub: Subscriber) -> None:
