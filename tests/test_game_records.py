@@ -9,7 +9,6 @@ import pytest
 
 import ddz
 from ddz.agents import RandomAgent
-from ddz.game import TABLE_PRESETS
 from ddz.game.game import FORMAT
 
 #: Options added after the first record format (a ddz-game/1 record lacks them).
@@ -31,7 +30,7 @@ def record(preset: str = "classic", seed: int = 4) -> dict:
     return json.loads(game.to_json())
 
 
-@pytest.mark.parametrize("preset", TABLE_PRESETS)
+@pytest.mark.parametrize("preset", ddz.PRESETS)
 def test_a_first_format_record_still_loads(preset: str) -> None:
     data = record(preset)
     assert data["format"] == FORMAT == "ddz-game/2"

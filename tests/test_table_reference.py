@@ -18,7 +18,6 @@ from test_game import deal_for_classic_example
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
-from ddz.game import TABLE_PRESETS
 
 DEALS = 12  # per preset and agent kind, observations of every seat each step
 
@@ -53,7 +52,7 @@ def _replay_on_reference(game: ddz.Game, steps: list[tuple]) -> None:
     assert [ref.observation(s) for s in range(n)] == [game.observation(s) for s in range(n)]
 
 
-@pytest.mark.parametrize("preset", TABLE_PRESETS)
+@pytest.mark.parametrize("preset", ddz.PRESETS)
 def test_random_and_greedy_deals_match_the_reference(preset: str) -> None:
     n = ddz.Rules(preset).players
     for seed in range(DEALS):
@@ -70,7 +69,7 @@ def test_the_worked_example_deal_matches_the_reference() -> None:
 
 
 def test_simulated_records_match_the_reference() -> None:
-    for preset in TABLE_PRESETS:
+    for preset in ddz.PRESETS:
         out = ddz.simulate(preset, 20, seed=3, policy="random", record=20)
         for record in out["records"]:
             game = ddz.Game.from_json(record)

@@ -57,6 +57,12 @@ def test_simulate_gives_the_same_keys_for_every_preset(preset: str) -> None:
     assert out["scores"].shape == (3, players) and out["open_landlords"].shape == (3, 3)
 
 
+def test_the_literals_spell_the_engines_vocabulary_in_its_order() -> None:
+    assert typing.get_args(types.Phase) == ddz._ddz.PHASES
+    assert typing.get_args(types.ActionWord) == ddz._ddz.ACTION_WORDS
+    assert ddz.VecEnv.phase_names == list(ddz._ddz.PHASES)
+
+
 def test_phases_and_words_are_the_engines() -> None:
     phases = set(typing.get_args(types.Phase))
     words = set(typing.get_args(types.ActionWord))

@@ -9,9 +9,6 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz._ddz import Table
-
-TABLE_PRESETS = [p for p in ddz.PRESETS if Table.plays(p)]
 
 
 def random_actions(offsets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -43,7 +40,7 @@ def step_both(preset: str, envs: int, steps: int, threads: int = 2) -> None:
             np.testing.assert_array_equal(ia[key], ib[key], err_msg=key)
 
 
-@pytest.mark.parametrize("preset", TABLE_PRESETS)
+@pytest.mark.parametrize("preset", ddz.PRESETS)
 def test_shared_arrays_hold_what_fresh_ones_do(preset: str) -> None:
     step_both(preset, 20, 40)
 

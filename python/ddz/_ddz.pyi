@@ -20,6 +20,8 @@ __all__ = [
     "Move",
     "MoveList",
     "PRESETS",
+    "ACTION_WORDS",
+    "PHASES",
     "default_threads",
     "simulate",
     "Table",
@@ -37,6 +39,10 @@ __version__: str
 
 #: The preset names of docs/rules.md#presets, in table order.
 PRESETS: tuple[str, ...]
+#: Every decision that is a word, in id order (`pass`, the bids, the rest).
+ACTION_WORDS: tuple[str, ...]
+#: Every phase, in id order.
+PHASES: tuple[str, ...]
 
 def simulate(
     rules: Rules,
@@ -357,11 +363,6 @@ class Table:
     def __new__(
         cls, rules: Rules, seed: int = 0, deals: list[dict[str, Any]] | None = None
     ) -> Table: ...
-    @staticmethod
-    def plays(preset: str) -> bool:
-        """Does the table play this preset? (Every preset: each rule set plays
-        the flow its ``flow`` option names.)"""
-
     @property
     def phase(self) -> Phase: ...
     @property

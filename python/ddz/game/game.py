@@ -63,9 +63,6 @@ class Game(Table):
     def __init__(self, *args: object, **kwargs: object) -> None:
         pass  # everything is set up by __new__
 
-    def redeal(self) -> None:
-        raise AttributeError("a table game redeals by itself when everyone passes")
-
     @property
     def flow(self) -> _Roles:
         """The roles and what each seat may see (for tests and tools)."""

@@ -23,6 +23,7 @@ pub mod error;
 mod generate;
 mod laizi;
 pub mod play;
+pub mod policy;
 pub mod rules;
 pub mod simulate;
 pub mod solve;

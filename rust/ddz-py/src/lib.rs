@@ -38,6 +38,11 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalAction", m.py().get_type::<errors::IllegalAction>())?;
     let presets = pyo3::types::PyTuple::new(m.py(), ddz_core::PRESETS)?;
     m.add("PRESETS", presets)?;
+    // The table's vocabulary (`ddz.types` spells the same as `Literal`s).
+    let words = ddz_core::table::action::WORDS.map(|(w, _)| w);
+    m.add("ACTION_WORDS", pyo3::types::PyTuple::new(m.py(), words)?)?;
+    let phases = ddz_core::table::Phase::ALL.map(|p| p.name());
+    m.add("PHASES", pyo3::types::PyTuple::new(m.py(), phases)?)?;
     // The one version of the project: Cargo.toml's [workspace.package].
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -173,7 +173,7 @@ impl HistoryLists {
         seat: usize,
     ) -> PyResult<Bound<'py, PyList>> {
         self.update_texts(py, table);
-        let history = &table.core().history;
+        let history = &table.core().history();
         self.visible.clear();
         self.visible.extend(table.visible_history(seat));
         if self.seats.len() <= seat {
@@ -226,7 +226,7 @@ impl HistoryLists {
     /// A new list of the visible entries (no kept list would do).
     #[inline(never)]
     fn fresh_list<'py>(&self, py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyList>> {
-        let history = &table.core().history;
+        let history = &table.core().history();
         let entry = |i: usize| history_entry(py, history[i].0, self.texts[i].bind(py).clone());
         let items = self.visible.iter().map(|&i| entry(i).map(Bound::into_any));
         new_list(py, items.collect::<PyResult<Vec<_>>>()?.into_iter())
@@ -234,7 +234,7 @@ impl HistoryLists {
 
     /// Bring the texts up to `table`'s history (a new deal starts afresh).
     fn update_texts(&mut self, py: Python<'_>, table: &Table) {
-        let history = &table.core().history;
+        let history = &table.core().history();
         let deal = table.deals().len();
         if self.deal != deal || self.texts.len() > history.len() {
             self.deal = deal;

@@ -5,57 +5,10 @@ use crate::convert::value_error;
 use crate::table::to_py;
 use crate::types::PyRules;
 use ddz_core::simulate::columns::{Extra, HIDDEN_WIDTH, OPEN_WIDTH};
-use ddz_core::simulate::{identities, Action, Card, Columns, Dealt, Outcome, Policy, Series};
+use ddz_core::simulate::{Columns, Outcome, Policy, Series};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-
-/// A deal as `Game` takes it; with suits and the marked card where the
-/// copies matter (five-player), so that the replay holds the same copies.
-/// The kitty keeps its order (six-player-3v3-kitty shares it as dealt).
-fn deal_dict<'py>(py: Python<'py>, d: &Dealt) -> PyResult<Bound<'py, PyDict>> {
-    let out = PyDict::new(py);
-    let (hands, kitty): (Vec<String>, String) = match &d.suited {
-        Some(s) => (
-            s.hands.iter().map(|h| identities(h)).collect(),
-            s.kitty.iter().map(Card::to_string).collect(),
-        ),
-        None => (
-            d.hands.iter().map(|h| h.to_string()).collect(),
-            d.kitty.to_string(),
-        ),
-    };
-    out.set_item("hands", hands)?;
-    out.set_item("kitty", kitty)?;
-    out.set_item("set_aside", d.set_aside.to_string())?;
-    out.set_item("first", d.first)?;
-    match d.suited.as_ref().map(|s| (s, s.marks)) {
-        Some((_, Some([(public, at), (secret, secret_at)]))) => {
-            out.set_item("marked", format!("{public}@{at}"))?;
-            out.set_item("secret", format!("{secret}@{secret_at}"))?;
-        }
-        Some((s, None)) => out.set_item("marked", s.marked.to_string())?,
-        None => {}
-    }
-    Ok(out)
-}
-
-fn action_item<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match a {
-        Action::Play(m, named) => {
-            let d = PyDict::new(py);
-            d.set_item("play", m.cards.to_string())?;
-            d.set_item("kind", m.kind.id())?;
-            d.set_item("rank", m.rank_symbol().to_string())?;
-            d.set_item("length", m.length)?;
-            if let Some(named) = named {
-                d.set_item("ids", named.ids(&m.cards))?;
-            }
-            d.into_any()
-        }
-        other => other.to_string().into_pyobject(py)?.into_any(),
-    })
-}
 
 /// Play `games` deals; returns a dict of numpy arrays, with
 /// `hidden_landlord` and `revealed` for the presets with a partner and the
@@ -76,14 +29,12 @@ pub fn simulate<'py>(
     record: Option<&Bound<'py, PyAny>>,
     first: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let policy = match policy {
-        "random" => Policy::Random,
-        "greedy" => Policy::Greedy,
-        other => {
-            return Err(value_error(format!(
-                "unknown policy {other:?}; the policies are: random, greedy"
-            )))
-        }
+    let Some(policy) = Policy::from_name(policy) else {
+        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+        return Err(value_error(format!(
+            "unknown policy {policy:?}; the policies are: {}",
+            names.join(", ")
+        )));
     };
     let count = |ob, name| int_arg(ob, name, 0, u64::MAX).map(Option::unwrap_or_default);
     let games = count(Some(games), "games")?;
@@ -151,12 +102,6 @@ pub fn simulate<'py>(
             for (seat, a) in table_actions {
                 actions.append((seat, to_py(py, a)?))?;
             }
-        }
-        for d in &o.deals {
-            deals.append(deal_dict(py, d)?)?;
-        }
-        for (seat, a) in &o.actions {
-            actions.append((seat, action_item(py, a)?))?;
         }
         rec.set_item("deals", deals)?;
         rec.set_item("actions", actions)?;

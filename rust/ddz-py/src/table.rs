@@ -8,10 +8,12 @@ use crate::observe::{
     Target,
 };
 use crate::types::{PyCards, PyMove, PyRules};
-use ddz_core::table::{physical::identities, Action, IntRole, Observation, Phase, Table};
+use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
+use ddz_core::table::{RoleSpec, RoleValue};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PySlice, PyString};
 use serde_json::Value;
 
@@ -178,18 +180,14 @@ pub(crate) fn observation_to_py<'py>(
     for (s, a) in &obs.history {
         history.append(history_entry(py, *s, PyString::new(py, &a.to_string()))?)?;
     }
-    let roles = obs
-        .roles
-        .iter()
-        .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
-    let roles = roles.collect::<PyResult<Vec<_>>>()?;
+    let names = &mut StaticStrs::default();
+    let roles = role_items(py, obs.role_specs, &obs.roles, names)?;
     let text = |cards: &[ddz_core::table::Card]| PyString::new(py, &identities(cards));
     let cards = Spelled {
         hand: text(&obs.hand),
         kitty: obs.kitty.as_deref().map(text),
     };
     let preset = PyString::new(py, preset);
-    let names = &mut StaticStrs::default();
     let d = observation_dict(py, obs, &preset, history, roles, cards, names, None)?;
     Ok(d.into_any())
 }
@@ -317,21 +315,14 @@ fn result_to_py<'py>(
     to_py(py, &r.to_json())
 }
 
-/// A phase's name as an interned Python str (read at every step).
-#[inline(never)]
+/// A phase's name as a Python str made once (read at every step).
 fn phase_name(py: Python<'_>, phase: Phase) -> &Bound<'_, PyString> {
-    match phase {
-        Phase::Bid => intern!(py, "bid"),
-        Phase::Kick => intern!(py, "kick"),
-        Phase::Grab => intern!(py, "grab"),
-        Phase::Call => intern!(py, "call"),
-        Phase::Reveal => intern!(py, "reveal"),
-        Phase::Double => intern!(py, "double"),
-        Phase::Show => intern!(py, "show"),
-        Phase::ChooseSide => intern!(py, "choose_side"),
-        Phase::Play => intern!(py, "play"),
-        Phase::Over => intern!(py, "over"),
-    }
+    static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    let names = NAMES.get_or_init(py, || {
+        let name = |p: &Phase| PyString::intern(py, p.name()).unbind();
+        Phase::ALL.iter().map(name).collect()
+    });
+    names[phase.id() as usize].bind(py)
 }
 
 /// An action's text as a Python str (a fixed word without formatting).
@@ -355,8 +346,6 @@ pub struct PyTable {
     /// The preset's name, made once for every observation.
     preset: Py<PyString>,
     kept: KeptDict,
-    /// Scratch: the family's int roles of an observation.
-    int_roles: Vec<IntRole>,
 }
 
 /// The `ValueError` for a seat that is not one.
@@ -370,19 +359,34 @@ fn bad_seat(seat: &Bound<'_, PyAny>, n: usize) -> PyErr {
     ))
 }
 
-/// The roles of a family that gives them as JSON only.
-#[inline(never)]
-fn json_roles<'py>(
+/// A role's value as Python holds it: `None`, an int, a bool or a str
+/// without JSON on the way; the rest (lists, dicts) through their JSON.
+pub(crate) fn role_to_py<'py>(py: Python<'py>, v: &RoleValue) -> PyResult<Bound<'py, PyAny>> {
+    let int = |x: i64| {
+        x.into_pyobject(py)
+            .map_or_else(|e| match e {}, Bound::into_any)
+    };
+    Ok(match v {
+        RoleValue::Unknown => py.None().into_bound(py),
+        RoleValue::Seat(s) => int(*s as i64),
+        RoleValue::Count(x) => int(*x),
+        RoleValue::Flag(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        RoleValue::Word(w) => PyString::intern(py, w).into_any(),
+        other => to_py(py, &other.to_json())?,
+    })
+}
+
+/// The roles of an observation as (key, value) items, in the specs' order.
+fn role_items<'py>(
     py: Python<'py>,
-    table: &Table,
-    seat: usize,
+    specs: &[RoleSpec],
+    values: &[RoleValue],
+    names: &mut StaticStrs,
 ) -> PyResult<Vec<(Bound<'py, PyString>, Bound<'py, PyAny>)>> {
-    let mut map = serde_json::Map::new();
-    table.family().observe(table.core(), seat, &mut map);
-    let roles = map
-        .iter()
-        .map(|(k, v)| Ok((PyString::new(py, k), to_py(py, v)?)));
-    roles.collect()
+    let items = specs.iter().zip(values);
+    items
+        .map(|(spec, v)| Ok((names.get(py, spec.key), role_to_py(py, v)?)))
+        .collect()
 }
 
 /// `IllegalAction` for `given` (the action as the caller wrote it), with
@@ -429,15 +433,7 @@ impl PyTable {
             card_texts: CardTexts::default(),
             preset,
             kept: KeptDict::default(),
-            int_roles: Vec::new(),
         })
-    }
-
-    /// Does the table play this preset? Every preset, as every rule set,
-    /// plays the flow its `flow` option names.
-    #[staticmethod]
-    fn plays(preset: &str) -> bool {
-        ddz_core::Rules::preset(preset).is_ok()
     }
 
     /// The phase's name, one interned str each (read at every step).
@@ -496,39 +492,14 @@ impl PyTable {
             .filter(|&s| s < n && !seat.is_instance_of::<pyo3::types::PyBool>())
             .ok_or_else(|| bad_seat(seat, n))?;
         let obs = self.table.observation_bare(seat);
-        let (table, core) = (&self.table, self.table.core());
-        let mut ints = std::mem::take(&mut self.int_roles);
-        let family = table.family();
-        let int_keys = family.int_role_keys();
-        let roles = if !int_keys.is_empty() {
-            ints.clear();
-            ints.resize(int_keys.len(), IntRole::Unknown);
-            family.observe_ints(core, seat, &mut ints);
-            let keys = &mut self.names;
-            let value = |v: IntRole| match v {
-                IntRole::Unknown => py.None().into_bound(py),
-                IntRole::Seat(s) => s
-                    .into_pyobject(py)
-                    .map_or_else(|e| match e {}, Bound::into_any),
-                IntRole::Number(x) => x
-                    .into_pyobject(py)
-                    .map_or_else(|e| match e {}, Bound::into_any),
-            };
-            // Sorted, as the JSON map orders them.
-            let roles = int_keys.iter().zip(&ints);
-            let roles = roles.map(|(&k, &v)| (keys.get(py, k), value(v)));
-            roles.collect::<Vec<_>>()
-        } else {
-            json_roles(py, table, seat)?
-        };
-        self.int_roles = ints;
+        let roles = role_items(py, obs.role_specs, &obs.roles, &mut self.names)?;
         let role_keys = roles.iter().map(|(k, _)| k.as_ptr());
         let refill = self.kept.take_back(py, role_keys, obs.legal.is_some())?;
         let history = self.history_lists.list(py, &self.table, seat)?;
         let core = self.table.core();
         let texts = &mut self.card_texts;
         let cards = Spelled {
-            hand: texts.hand(py, seat, &core.hands[seat]),
+            hand: texts.hand(py, seat, &core.hands()[seat]),
             kitty: obs.kitty.as_deref().map(|k| texts.kitty(py, k)),
         };
         let preset = self.preset.bind(py);
@@ -574,14 +545,14 @@ impl PyTable {
     /// This deal's actions as `(seat, text)`.
     #[getter]
     fn history(&self) -> Vec<(usize, String)> {
-        let h = &self.table.core().history;
+        let h = &self.table.core().history();
         h.iter().map(|(s, a)| (*s, a.to_string())).collect()
     }
 
     /// Each seat's hand as card identities, low to high.
     #[getter]
     fn hands(&self) -> Vec<Vec<String>> {
-        let hands = &self.table.core().hands;
+        let hands = &self.table.core().hands();
         hands
             .iter()
             .map(|h| h.cards().iter().map(|c| c.to_string()).collect())
@@ -592,7 +563,7 @@ impl PyTable {
     fn kitty(&self) -> Vec<String> {
         self.table
             .core()
-            .kitty
+            .kitty()
             .iter()
             .map(|c| c.to_string())
             .collect()
@@ -641,13 +612,13 @@ impl PyTable {
 
     #[getter]
     fn kitty_given(&self) -> bool {
-        self.table.core().kitty_given
+        self.table.core().kitty_given()
     }
 
     #[getter]
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
-        for e in &self.table.core().events {
+        for e in self.table.core().events() {
             out.append(to_py(py, &e.to_json())?)?;
         }
         Ok(out)
@@ -655,20 +626,29 @@ impl PyTable {
 
     /// A seat's hand as counts.
     fn counts(&self, seat: usize) -> PyResult<PyCards> {
-        let hands = &self.table.core().hands;
+        let hands = &self.table.core().hands();
         let hand = hands
             .get(seat)
             .ok_or_else(|| value_error(format!("no seat {seat}")))?;
         Ok(PyCards(hand.counts))
     }
 
-    /// The family's roles as `seat` sees them (`landlord`, `bid`, ...).
-    fn roles<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
-        let mut roles = serde_json::Map::new();
-        self.table
-            .family()
-            .observe(self.table.core(), seat, &mut roles);
-        to_py(py, &Value::Object(roles))
+    /// The family's roles as `seat` sees them (`landlord`, `bid`, ...); with
+    /// no seat, as the referee knows them (every hidden role too).
+    #[pyo3(signature = (seat = None))]
+    fn roles<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.table.rules().players as usize;
+        if let Some(s) = seat.filter(|&s| s >= n) {
+            return Err(value_error(format!("seat must be 0 to {}, not {s}", n - 1)));
+        }
+        let family = self.table.family();
+        let mut values = Vec::new();
+        family.role_values(self.table.core(), seat, &mut values);
+        let out = PyDict::new(py);
+        for (spec, v) in family.role_specs().iter().zip(&values) {
+            out.set_item(spec.key, role_to_py(py, v)?)?;
+        }
+        Ok(out)
     }
 
     fn hands_seen_by(&self, seat: usize) -> Vec<usize> {

@@ -4,8 +4,9 @@
 
 use crate::convert::value_error;
 use crate::types::PyRules;
+use ddz_core::table::action::kind_names;
+use ddz_core::table::Phase;
 use ddz_core::vecenv::arrays::Column;
-use ddz_core::vecenv::kinds::{KIND_NAMES, PHASES};
 use ddz_core::vecenv::{LegalRows, Options, Reward, VecEnv, MAX_HISTORY};
 use numpy::ndarray::{ArrayView2, ArrayViewD, IxDyn};
 use numpy::{Element, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods};
@@ -600,13 +601,13 @@ impl PyVecEnv {
     /// The name of each action kind id (`legal_kind`, `recent_kind`).
     #[classattr]
     fn kind_names() -> Vec<&'static str> {
-        KIND_NAMES.to_vec()
+        kind_names().to_vec()
     }
 
     /// The name of each phase id (`obs["phase"]`).
     #[classattr]
     fn phase_names() -> Vec<&'static str> {
-        PHASES.iter().map(|p| p.name()).collect()
+        Phase::ALL.iter().map(|p| p.name()).collect()
     }
 
     /// Env `i`'s deal as the seat to act sees it, as `Game.observation`

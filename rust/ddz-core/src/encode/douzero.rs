@@ -242,7 +242,7 @@ impl Game {
 
     /// The play to beat, None when leading: the table's own trick.
     pub fn rival(&self) -> Option<&Move> {
-        self.table.as_ref()?.core().tricks.last.as_ref()
+        self.table.as_ref()?.core().tricks().last.as_ref()
     }
 
     /// The index of card set `row` among `rows()`.

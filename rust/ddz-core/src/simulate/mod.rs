@@ -12,139 +12,13 @@ mod chooser;
 pub mod columns;
 
 use crate::batch;
-use crate::cards::{Cards, SYMBOLS};
 use crate::engine::Engine;
-use crate::play::Move;
 use std::fmt;
 
 pub use crate::batch::TooBig;
 pub use columns::Columns;
 
-/// How the simulated players choose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// Uniformly among the legal actions.
-    Random,
-    /// What `ddz.agents.GreedyAgent` picks: the smallest play that beats
-    /// (hint order), else pass; the smallest lead; the lowest open bid;
-    /// declines every other option (no kick, keep hidden, no double).
-    Greedy,
-}
-
-/// A decision of a simulated deal, as the Python `Game` spells it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    Pass,
-    Bid(u8),
-    Call,
-    Kick(bool),
-    CounterKick(bool),
-    /// Five-player reveal round: `keep` (false) or `reveal` (true).
-    Reveal(bool),
-    Double(bool),
-    /// Five-player-3deck grab round: one more grab (a `pass` ends the turn).
-    Grab,
-    /// Five-player-3deck, the main landlord's choice: call a friend.
-    CallFriend,
-    /// Five-player-3deck: play alone, announcing a card held three times.
-    HiddenSolo,
-    /// Five-player-3deck: play alone openly.
-    OpenSolo,
-    /// Six-player-2v4 and -teams: `show` (true) or `no-show` (false).
-    Show(bool),
-    /// Six-player-teams: a farmer's side, `side:main` (false) or
-    /// `side:counter` (true).
-    Side(bool),
-    /// A play, with the physical copies it takes of a rank whose identity
-    /// matters (five-player: the marked card's rank).
-    Play(Move, Option<Named>),
-}
-
-impl fmt::Display for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Action::Pass => write!(f, "pass"),
-            Action::Bid(b) => write!(f, "bid:{b}"),
-            Action::Call => write!(f, "call"),
-            Action::Kick(true) => write!(f, "kick"),
-            Action::Kick(false) => write!(f, "no-kick"),
-            Action::CounterKick(true) => write!(f, "counter-kick"),
-            Action::CounterKick(false) => write!(f, "no-counter-kick"),
-            Action::Reveal(true) => write!(f, "reveal"),
-            Action::Reveal(false) => write!(f, "keep"),
-            Action::Double(true) => write!(f, "double"),
-            Action::Double(false) => write!(f, "no-double"),
-            Action::Grab => write!(f, "grab"),
-            Action::CallFriend => write!(f, "call-friend"),
-            Action::HiddenSolo => write!(f, "hidden-solo"),
-            Action::OpenSolo => write!(f, "open-solo"),
-            Action::Show(true) => write!(f, "show"),
-            Action::Show(false) => write!(f, "no-show"),
-            Action::Side(false) => write!(f, "side:main"),
-            Action::Side(true) => write!(f, "side:counter"),
-            Action::Play(m, _) => write!(f, "{m}"),
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Physical cards, for the presets where a card's suit matters
-// ---------------------------------------------------------------------------
-
-pub use crate::table::physical::{identities, Card, SUITS};
-
-/// The physical copies of one rank that a play takes, counted by suit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Named {
-    pub rank: u8,
-    pub suits: [u8; 4],
-}
-
-impl Named {
-    /// The play's cards as the Python `Game` names them (`step(..., cards=)`):
-    /// the named rank with suits, every other rank bare (any copy will do).
-    pub fn ids(&self, cards: &Cards) -> String {
-        let mut out = String::new();
-        for (slot, &symbol) in SYMBOLS.iter().enumerate() {
-            if slot == self.rank as usize {
-                for (&suit, &n) in SUITS.iter().zip(&self.suits) {
-                    for _ in 0..n {
-                        out.push(symbol);
-                        out.push(suit);
-                    }
-                }
-            } else {
-                out.extend(std::iter::repeat_n(symbol, cards.get(slot) as usize));
-            }
-        }
-        out
-    }
-}
-
-/// A deal with suits, and its marked card (five-player).
-#[derive(Clone, Debug)]
-pub struct Suited {
-    pub hands: Vec<Vec<Card>>,
-    /// In the order the record lists it: as dealt in six-player-3v3-kitty,
-    /// whose open landlords take it from the top; sorted elsewhere, as the
-    /// Python deals sort it.
-    pub kitty: Vec<Card>,
-    pub marked: Card,
-    /// Six-player-2v4 and -teams: the public and the secret mark, each a
-    /// card and the seat holding that copy (records write `card@seat`).
-    pub marks: Option<[(Card, usize); 2]>,
-}
-
-/// The cards of one deal.
-#[derive(Clone, Debug)]
-pub struct Dealt {
-    pub hands: Vec<Cards>,
-    pub kitty: Cards,
-    pub set_aside: Cards,
-    pub first: usize,
-    /// The same deal with suits, where identities matter (five-player).
-    pub suited: Option<Suited>,
-}
+pub use crate::policy::Policy;
 
 /// What happened in one simulated deal.
 #[derive(Clone, Debug, Default)]
@@ -173,11 +47,8 @@ pub struct Outcome {
     pub bombs: u32,
     pub multiplier: i64,
     pub scores: Vec<i64>,
-    /// Every deal dealt (redeals included) and every action, when recorded.
-    pub deals: Vec<Dealt>,
-    pub actions: Vec<(usize, Action)>,
     /// A deal played on the table, when recorded: its deals and actions as
-    /// `Game` records write them (replaces `deals` and `actions`).
+    /// `Game` records write them.
     pub record: Option<TableRecord>,
 }
 
@@ -337,15 +208,5 @@ mod tests {
         let e = Engine::new(kicks_without_once).unwrap();
         let refused = simulate(&e, 1, 0, 1, Policy::Random, 0);
         assert!(refused.unwrap_err().to_string().contains("kicks"));
-    }
-
-    #[test]
-    fn named_copies_spell_the_whole_play() {
-        let named = Named {
-            rank: 6,
-            suits: [1, 0, 1, 0],
-        };
-        let cards = Cards::parse("8899T").unwrap();
-        assert_eq!(named.ids(&cards), "889d9hT");
     }
 }

@@ -1,7 +1,11 @@
-//! Every decision a seat can take, in the words records and `Game` use.
+//! The vocabulary of the table: every decision a seat can take, in the
+//! words records, `Game` and the environments use, with the ids the action
+//! tables and batched environments give them, and the phases decisions are
+//! taken in.
 
-use crate::play::Move;
+use crate::play::{Kind, Move};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One decision. Plays carry the reading (`Move`); every other decision is
 /// a short word (`Display` spells it, `Action::parse` reads it back).
@@ -28,79 +32,166 @@ pub enum Action {
     Play(Move),
 }
 
+/// Every decision that is a word, in id order, with its text: `pass`, the
+/// bids, then the rest. This list is the vocabulary: parsing, display,
+/// the word ids of the action tables and the kind ids of the batched
+/// environments are all read from it.
+pub const WORDS: [(&str, Action); 21] = [
+    ("pass", Action::Pass),
+    ("bid:1", Action::Bid(1)),
+    ("bid:2", Action::Bid(2)),
+    ("bid:3", Action::Bid(3)),
+    ("call", Action::Call),
+    ("grab", Action::Grab),
+    ("reveal", Action::Reveal(true)),
+    ("keep", Action::Reveal(false)),
+    ("double", Action::Double(true)),
+    ("no-double", Action::Double(false)),
+    ("show", Action::Show(true)),
+    ("no-show", Action::Show(false)),
+    ("kick", Action::Kick(true)),
+    ("no-kick", Action::Kick(false)),
+    ("counter-kick", Action::CounterKick(true)),
+    ("no-counter-kick", Action::CounterKick(false)),
+    ("open-solo", Action::OpenSolo),
+    ("hidden-solo", Action::HiddenSolo),
+    ("call-friend", Action::CallFriend),
+    ("side:main", Action::Side(false)),
+    ("side:counter", Action::Side(true)),
+];
+
+/// The kind id of `pass`: the first after the play kinds (`Kind::ALL`).
+pub const PASS_KIND: u8 = Kind::ALL.len() as u8;
+/// The kind id every bid shares (its value tells bids apart).
+pub const BID_KIND: u8 = PASS_KIND + 1;
+
+/// The name of each kind id: the play kinds, `pass`, `bid`, then every
+/// other word (docs/rl.md).
+pub fn kind_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let plays = Kind::ALL.iter().map(|k| k.id());
+        let words = WORDS.iter().filter(|(_, a)| !matches!(a, Action::Bid(_)));
+        let mut names: Vec<&'static str> = plays.chain(words.map(|(w, _)| *w)).collect();
+        names.insert(BID_KIND as usize, "bid");
+        names
+    })
+}
+
 impl Action {
     /// The decision a word names (`"bid:2"`, `"no-kick"`); plays are not
     /// words (the table reads them with the engine).
     pub fn parse(word: &str) -> Option<Action> {
-        Some(match word {
-            "pass" => Action::Pass,
-            "call" => Action::Call,
-            "grab" => Action::Grab,
-            "reveal" => Action::Reveal(true),
-            "keep" => Action::Reveal(false),
-            "double" => Action::Double(true),
-            "no-double" => Action::Double(false),
-            "show" => Action::Show(true),
-            "no-show" => Action::Show(false),
-            "kick" => Action::Kick(true),
-            "no-kick" => Action::Kick(false),
-            "counter-kick" => Action::CounterKick(true),
-            "no-counter-kick" => Action::CounterKick(false),
-            "open-solo" => Action::OpenSolo,
-            "hidden-solo" => Action::HiddenSolo,
-            "call-friend" => Action::CallFriend,
-            "side:main" => Action::Side(false),
-            "side:counter" => Action::Side(true),
-            _ => {
-                let bid = word.strip_prefix("bid:")?;
-                match bid {
-                    "1" | "2" | "3" => Action::Bid(bid.parse().ok()?),
-                    _ => return None,
-                }
-            }
-        })
+        WORDS.iter().find(|(w, _)| *w == word).map(|&(_, a)| a)
     }
 
     pub fn is_play(&self) -> bool {
         matches!(self, Action::Play(_))
     }
-}
 
-impl Action {
-    /// The word of a decision that has a fixed one (every action but a
-    /// play and a bid): no formatting, for choosers and observations that
-    /// read words at every step.
-    pub fn word(&self) -> Option<&'static str> {
+    /// A word's place in [`WORDS`]; None for a play (and a bid outside
+    /// 1..=3, which no table offers).
+    #[inline]
+    pub fn word_id(&self) -> Option<usize> {
         Some(match self {
-            Action::Play(_) | Action::Bid(_) => return None,
-            Action::Pass => "pass",
-            Action::Call => "call",
-            Action::Grab => "grab",
-            Action::Reveal(true) => "reveal",
-            Action::Reveal(false) => "keep",
-            Action::Double(true) => "double",
-            Action::Double(false) => "no-double",
-            Action::Show(true) => "show",
-            Action::Show(false) => "no-show",
-            Action::Kick(true) => "kick",
-            Action::Kick(false) => "no-kick",
-            Action::CounterKick(true) => "counter-kick",
-            Action::CounterKick(false) => "no-counter-kick",
-            Action::OpenSolo => "open-solo",
-            Action::HiddenSolo => "hidden-solo",
-            Action::CallFriend => "call-friend",
-            Action::Side(false) => "side:main",
-            Action::Side(true) => "side:counter",
+            Action::Play(_) => return None,
+            Action::Pass => 0,
+            Action::Bid(b @ 1..=3) => *b as usize,
+            Action::Bid(_) => return None,
+            Action::Call => 4,
+            Action::Grab => 5,
+            Action::Reveal(yes) => 7 - usize::from(*yes),
+            Action::Double(yes) => 9 - usize::from(*yes),
+            Action::Show(yes) => 11 - usize::from(*yes),
+            Action::Kick(yes) => 13 - usize::from(*yes),
+            Action::CounterKick(yes) => 15 - usize::from(*yes),
+            Action::OpenSolo => 16,
+            Action::HiddenSolo => 17,
+            Action::CallFriend => 18,
+            Action::Side(counter) => 19 + usize::from(*counter),
         })
+    }
+
+    /// The text of a word (`"pass"`, `"bid:2"`); None for a play. No
+    /// formatting: choosers and observations read words at every step.
+    #[inline]
+    pub fn word(&self) -> Option<&'static str> {
+        self.word_id().map(|i| WORDS[i].0)
+    }
+
+    /// The action's kind id ([`kind_names`]): a play's kind, or its word's.
+    #[inline]
+    pub fn kind_id(&self) -> u8 {
+        match (self, self.word_id()) {
+            (Action::Play(m), _) => m.kind as u8,
+            (_, Some(0)) => PASS_KIND,
+            (_, Some(1..=3)) | (_, None) => BID_KIND,
+            (_, Some(i)) => PASS_KIND + i as u8 - 2,
+        }
     }
 }
 
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self, self.word()) {
+            (Action::Play(m), _) => write!(f, "{m}"),
+            (_, Some(w)) => f.write_str(w),
+            (Action::Bid(b), None) => write!(f, "bid:{b}"),
+            (_, None) => unreachable!("every action but a play has a word"),
+        }
+    }
+}
+
+/// Where a deal stands. Each family uses some of the decision phases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Bid,
+    Kick,
+    Grab,
+    /// Five-player-3deck: the main landlord's solo or friend call.
+    Call,
+    Reveal,
+    Double,
+    Show,
+    ChooseSide,
+    Play,
+    Over,
+}
+
+impl Phase {
+    /// Every phase, in id order (`Phase::id`).
+    pub const ALL: [Phase; 10] = [
+        Phase::Bid,
+        Phase::Kick,
+        Phase::Grab,
+        Phase::Call,
+        Phase::Reveal,
+        Phase::Double,
+        Phase::Show,
+        Phase::ChooseSide,
+        Phase::Play,
+        Phase::Over,
+    ];
+
+    /// The phase's place in [`Phase::ALL`].
+    #[inline]
+    pub fn id(self) -> u8 {
+        self as u8
+    }
+
+    /// As `Game.phase` spells it.
+    pub fn name(self) -> &'static str {
         match self {
-            Action::Play(m) => write!(f, "{m}"),
-            Action::Bid(b) => write!(f, "bid:{b}"),
-            word => f.write_str(word.word().expect("every other action has a word")),
+            Phase::Bid => "bid",
+            Phase::Kick => "kick",
+            Phase::Grab => "grab",
+            Phase::Call => "call",
+            Phase::Reveal => "reveal",
+            Phase::Double => "double",
+            Phase::Show => "show",
+            Phase::ChooseSide => "choose_side",
+            Phase::Play => "play",
+            Phase::Over => "over",
         }
     }
 }
@@ -110,35 +201,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_word_reads_back() {
-        let words = [
-            "pass",
-            "bid:1",
-            "bid:2",
-            "bid:3",
-            "call",
-            "grab",
-            "reveal",
-            "keep",
-            "double",
-            "no-double",
-            "show",
-            "no-show",
-            "kick",
-            "no-kick",
-            "counter-kick",
-            "no-counter-kick",
-            "open-solo",
-            "hidden-solo",
-            "call-friend",
-            "side:main",
-            "side:counter",
-        ];
-        for w in words {
-            assert_eq!(Action::parse(w).unwrap().to_string(), w);
+    fn every_word_reads_back_and_has_its_place() {
+        for (i, (w, a)) in WORDS.iter().enumerate() {
+            assert_eq!(Action::parse(w), Some(*a));
+            assert_eq!(a.to_string(), *w);
+            assert_eq!(a.word_id(), Some(i), "{w}");
         }
         for bad in ["bid:0", "bid:4", "bid:", "Pass", "3"] {
             assert_eq!(Action::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn kind_ids_name_every_kind_once() {
+        let names = kind_names();
+        for (i, k) in Kind::ALL.iter().enumerate() {
+            assert_eq!(names[i], k.id());
+            assert_eq!(*k as usize, i, "a kind's id is its place");
+        }
+        for (w, a) in WORDS {
+            let name = names[a.kind_id() as usize];
+            assert_eq!(name, if w.starts_with("bid:") { "bid" } else { w });
+        }
+        let mut sorted = names.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len());
+        assert_eq!(names.len(), Kind::ALL.len() + WORDS.len() - 2);
+    }
+
+    #[test]
+    fn phases_are_numbered_by_their_place() {
+        for (i, p) in Phase::ALL.iter().enumerate() {
+            assert_eq!(p.id() as usize, i);
         }
     }
 }

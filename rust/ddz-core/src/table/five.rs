@@ -10,12 +10,12 @@
 //! `anti_spring`.
 
 use super::marked::{check_markable, marked_card, marked_deal};
+use super::roles::{RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
 use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Roles};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, Rules};
-use serde_json::{Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "five-player",
@@ -111,6 +111,59 @@ struct FivePlayer {
     /// is read from its `marked` key instead).
     drawn: Option<Card>,
 }
+
+/// The roles every seat is told, sorted by key.
+const ROLES: [RoleSpec; 7] = [
+    RoleSpec {
+        key: "hidden_landlord",
+        ty: RoleType::Seat,
+        doc: "the holder of the marked card's other copy, the open landlord's partner (none in a 1 v 4 deal)",
+        seen: "the two landlords; everyone once the partnership is revealed",
+        label: ["hidden landlord", "暗地主"],
+    },
+    RoleSpec {
+        key: "landlord",
+        ty: RoleType::Seat,
+        doc: "the open landlord (the same as open_landlord)",
+        seen: "everyone",
+        label: ["landlord", "地主"],
+    },
+    RoleSpec {
+        key: "marked",
+        ty: RoleType::Card,
+        doc: "the marked card: its holder is the open landlord",
+        seen: "everyone",
+        label: ["marked card", "明牌"],
+    },
+    RoleSpec {
+        key: "open_landlord",
+        ty: RoleType::Seat,
+        doc: "the holder of the marked card, who takes the kitty",
+        seen: "everyone",
+        label: ["open landlord", "明地主"],
+    },
+    RoleSpec {
+        key: "revealed",
+        ty: RoleType::Flag,
+        doc: "the partnership is public: a landlord revealed, or the other copy was played",
+        seen: "everyone",
+        label: ["revealed", "已亮明"],
+    },
+    RoleSpec {
+        key: "role",
+        ty: RoleType::Word,
+        doc: "the seat's own role: open-landlord, hidden-landlord or farmer",
+        seen: "the seat itself",
+        label: ["your role", "你的身份"],
+    },
+    RoleSpec {
+        key: "solo",
+        ty: RoleType::Flag,
+        doc: "the open landlord plays alone (holds both copies), 1 v 4",
+        seen: "as hidden_landlord",
+        label: ["1 v 4", "一打四"],
+    },
+];
 
 /// Bombs of `doubling_bomb` cards or more double the stake, each under its
 /// own name.
@@ -253,32 +306,32 @@ impl Family for FivePlayer {
         Settlement::leader_and_partner(t.players(), self.open, self.hidden, won, events)
     }
 
-    fn observe(&self, _t: &Core, seat: usize, out: &mut Map<String, Value>) {
-        let knows = self.knows_team(seat);
-        let role = if seat == self.open {
-            "open-landlord"
-        } else if Some(seat) == self.hidden {
-            "hidden-landlord"
-        } else {
-            "farmer"
-        };
-        out.insert("marked".into(), self.marked.to_string().into());
-        out.insert("landlord".into(), self.open.into());
-        out.insert("open_landlord".into(), self.open.into());
-        let hidden = if knows {
-            self.hidden.into()
-        } else {
-            Value::Null
-        };
-        out.insert("hidden_landlord".into(), hidden);
-        let solo = if knows {
-            self.hidden.is_none().into()
-        } else {
-            Value::Null
-        };
-        out.insert("solo".into(), solo);
-        out.insert("revealed".into(), self.revealed.into());
-        out.insert("role".into(), role.into());
+    fn role_specs(&self) -> &'static [RoleSpec] {
+        &ROLES
+    }
+
+    fn role_values(&self, _t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>) {
+        let knows = viewer.is_none_or(|seat| self.knows_team(seat));
+        let role = viewer.map(|seat| {
+            if seat == self.open {
+                "open-landlord"
+            } else if Some(seat) == self.hidden {
+                "hidden-landlord"
+            } else {
+                "farmer"
+            }
+        });
+        out.clear();
+        out.push(match knows {
+            true => self.hidden.into(),
+            false => RoleValue::Unknown,
+        });
+        out.push(RoleValue::Seat(self.open));
+        out.push(RoleValue::Card(self.marked));
+        out.push(RoleValue::Seat(self.open));
+        out.push(RoleValue::Flag(self.revealed));
+        out.push(role.map_or(RoleValue::Unknown, RoleValue::Word));
+        out.push(knows.then_some(self.hidden.is_none()).into());
     }
 
     fn hands_seen_by(&self, _t: &Core, seat: usize) -> Vec<usize> {
@@ -312,7 +365,7 @@ pub(super) mod tests {
     use super::super::{Rng, Table};
     use super::*;
     use crate::engine::Engine;
-    use serde_json::json;
+    use serde_json::{json, Value};
     use std::sync::Arc;
 
     pub(in super::super) fn engine(rules: Rules) -> Arc<Engine> {

@@ -17,13 +17,13 @@
 use super::five::{bad, check_five};
 use super::marked::{marked_card, marked_deal};
 use super::physical::Hand;
+use super::roles::{RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
 use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Roles};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::RulesError;
 use crate::play::Move;
 use crate::rules::{Rules, ScoreScheme};
-use serde_json::{Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "five-player-3deck",
@@ -147,6 +147,94 @@ fn auto_win(rules: &Rules, hand: &Hand) -> Option<&'static str> {
             .any(|kb| small >= kb.small && big >= kb.big);
     (!bomb).then_some("no-bomb")
 }
+
+/// The roles every seat is told, sorted by key.
+const ROLES: [RoleSpec; 12] = [
+    RoleSpec {
+        key: "base",
+        ty: RoleType::Count,
+        doc: "the base of the stake: the number of grabs (or the no-grab base)",
+        seen: "everyone",
+        label: ["base", "底分"],
+    },
+    RoleSpec {
+        key: "called",
+        ty: RoleType::Card,
+        doc: "the card the main landlord named to call a friend, or announced for a hidden solo",
+        seen: "everyone, once named",
+        label: ["called card", "叫的牌"],
+    },
+    RoleSpec {
+        key: "deputy",
+        ty: RoleType::Seat,
+        doc: "the called friend: the holder of the called card",
+        seen: "the deputy itself; everyone once the called card is played",
+        label: ["deputy", "副地主"],
+    },
+    RoleSpec {
+        key: "grabs",
+        ty: RoleType::Claims,
+        doc: "the grabs so far, in order: each seat and the pair or trio it showed",
+        seen: "everyone",
+        label: ["grabs", "抢地主"],
+    },
+    RoleSpec {
+        key: "landlord",
+        ty: RoleType::Seat,
+        doc: "the main landlord (the same as main_landlord)",
+        seen: "everyone",
+        label: ["landlord", "地主"],
+    },
+    RoleSpec {
+        key: "main_landlord",
+        ty: RoleType::Seat,
+        doc: "the seat whose grab was strongest, or the marked card's holder when nobody grabs",
+        seen: "everyone",
+        label: ["main landlord", "主地主"],
+    },
+    RoleSpec {
+        key: "marked",
+        ty: RoleType::Card,
+        doc: "the marked card: its holder bids first and lands the deal when nobody grabs",
+        seen: "everyone",
+        label: ["marked card", "明牌"],
+    },
+    RoleSpec {
+        key: "marked_holder",
+        ty: RoleType::Seat,
+        doc: "the holder of the marked card",
+        seen: "everyone",
+        label: ["marked card holder", "明牌持有者"],
+    },
+    RoleSpec {
+        key: "open_solo",
+        ty: RoleType::Flag,
+        doc: "the main landlord plays alone openly (false: it called a friend or went hidden solo)",
+        seen: "everyone, once chosen",
+        label: ["open solo", "明独"],
+    },
+    RoleSpec {
+        key: "revealed",
+        ty: RoleType::Flag,
+        doc: "the called card has been played, so the deputy is known",
+        seen: "everyone",
+        label: ["revealed", "已亮明"],
+    },
+    RoleSpec {
+        key: "role",
+        ty: RoleType::Word,
+        doc: "the seat's own role: main-landlord, deputy or farmer",
+        seen: "the seat itself",
+        label: ["your role", "你的身份"],
+    },
+    RoleSpec {
+        key: "solo",
+        ty: RoleType::Flag,
+        doc: "the main landlord plays without a deputy (an open or a hidden solo)",
+        seen: "the landlords; everyone after an open solo or the reveal",
+        label: ["solo", "独打"],
+    },
+];
 
 #[derive(Clone, Default)]
 struct FivePlayer3Deck {
@@ -355,40 +443,42 @@ impl Family for FivePlayer3Deck {
         Settlement::leader_and_partner(t.players(), self.landlord(), self.deputy, won, events)
     }
 
-    fn observe(&self, _t: &Core, seat: usize, out: &mut Map<String, Value>) {
+    fn role_specs(&self) -> &'static [RoleSpec] {
+        &ROLES
+    }
+
+    fn role_values(&self, _t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>) {
         let knows_team = self.choice.is_some()
             && (self.choice == Some(Action::OpenSolo)
                 || self.revealed
-                || Some(seat) == self.landlord
-                || Some(seat) == self.deputy);
-        let role = if Some(seat) == self.landlord {
-            "main-landlord"
-        } else if Some(seat) == self.deputy {
-            "deputy"
-        } else {
-            "farmer"
-        };
-        let marked = self.marked.map_or(Value::Null, |c| c.to_string().into());
-        out.insert("marked".into(), marked);
-        out.insert("marked_holder".into(), self.holder.into());
-        let grabs = self.grabs.iter().map(|(s, g)| {
-            let shown = g.card.to_string().repeat(g.size as usize);
-            Value::Array(vec![(*s).into(), shown.into()])
+                || viewer
+                    .is_none_or(|seat| Some(seat) == self.landlord || Some(seat) == self.deputy));
+        let role = viewer.map(|seat| {
+            if Some(seat) == self.landlord {
+                "main-landlord"
+            } else if Some(seat) == self.deputy {
+                "deputy"
+            } else {
+                "farmer"
+            }
         });
-        out.insert("grabs".into(), Value::Array(grabs.collect()));
-        out.insert("base".into(), self.base.into());
-        out.insert("landlord".into(), self.landlord.into());
-        out.insert("main_landlord".into(), self.landlord.into());
-        let open_solo = self.choice.map(|c| c == Action::OpenSolo);
-        out.insert("open_solo".into(), open_solo.into());
-        let called = self.called.map_or(Value::Null, |c| c.to_string().into());
-        out.insert("called".into(), called);
-        let deputy = self.deputy.filter(|&d| self.revealed || seat == d);
-        out.insert("deputy".into(), deputy.into());
-        let solo = knows_team.then_some(self.deputy.is_none());
-        out.insert("solo".into(), solo.into());
-        out.insert("revealed".into(), self.revealed.into());
-        out.insert("role".into(), role.into());
+        let grabs = self.grabs.iter().map(|(s, g)| (*s, g.card, g.size));
+        let deputy = self
+            .deputy
+            .filter(|&d| self.revealed || viewer.is_none_or(|seat| seat == d));
+        out.clear();
+        out.push(RoleValue::Count(self.base.into()));
+        out.push(self.called.into());
+        out.push(deputy.into());
+        out.push(RoleValue::Claims(grabs.collect()));
+        out.push(self.landlord.into());
+        out.push(self.landlord.into());
+        out.push(self.marked.into());
+        out.push(RoleValue::Seat(self.holder));
+        out.push(self.choice.map(|c| c == Action::OpenSolo).into());
+        out.push(RoleValue::Flag(self.revealed));
+        out.push(role.map_or(RoleValue::Unknown, RoleValue::Word));
+        out.push(knows_team.then_some(self.deputy.is_none()).into());
     }
 
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
@@ -419,7 +509,7 @@ mod tests {
     use super::super::five::tests::{deal_with, engine, play_out};
     use super::super::{check_rules, Rng, Table};
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn rules() -> Rules {
         Rules::preset("five-player-3deck").unwrap()

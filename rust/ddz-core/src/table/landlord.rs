@@ -6,13 +6,13 @@
 //! (`kitty_shown`) and which bombs double (`doubling_bomb`).
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
+use super::roles::{RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Deal, Family, FamilySpec, IntRole, Phase, Roles};
+use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Roles};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{Bidding, Rules};
-use serde_json::{Map, Value};
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "landlord",
@@ -68,11 +68,23 @@ fn new(rules: &Rules) -> Box<dyn Family> {
     })
 }
 
-/// The roles a seat is told (`observe`, `observe_ints`), sorted; each
-/// value by its place here.
-const ROLE_KEYS: [&str; 2] = ["bid", "landlord"];
-const BID: usize = 0;
-const LANDLORD: usize = 1;
+/// The roles every seat is told, sorted by key.
+const ROLES: [RoleSpec; 2] = [
+    RoleSpec {
+        key: "bid",
+        ty: RoleType::Count,
+        doc: "the highest bid so far, which the deal is played for (none where the landlord is called)",
+        seen: "everyone",
+        label: ["bid", "叫分"],
+    },
+    RoleSpec {
+        key: "landlord",
+        ty: RoleType::Seat,
+        doc: "the landlord, once the auction has named one",
+        seen: "everyone",
+        label: ["landlord", "地主"],
+    },
+];
 
 #[derive(Clone)]
 struct Landlord {
@@ -206,24 +218,19 @@ impl Family for Landlord {
         Settlement::one_landlord(t.players(), landlord, won, events)
     }
 
-    fn observe(&self, t: &Core, seat: usize, out: &mut Map<String, Value>) {
-        let mut values = [IntRole::Unknown; ROLE_KEYS.len()];
-        self.observe_ints(t, seat, &mut values);
-        for (key, v) in ROLE_KEYS.into_iter().zip(values) {
-            out.insert(key.into(), v.into());
-        }
+    fn role_specs(&self) -> &'static [RoleSpec] {
+        &ROLES
     }
 
-    fn int_role_keys(&self) -> &'static [&'static str] {
-        &ROLE_KEYS
-    }
-
-    fn observe_ints(&self, _t: &Core, _seat: usize, out: &mut [IntRole]) {
-        out[LANDLORD] = self.landlord.map_or(IntRole::Unknown, IntRole::Seat);
+    fn role_values(&self, _t: &Core, _viewer: Option<usize>, out: &mut Vec<RoleValue>) {
         // A call carries no bid; a bid of 0 is no bid yet.
-        let bid = (self.procedure != Procedure::Call && self.auction.bid > 0)
-            .then(|| IntRole::Number(self.auction.bid.into()));
-        out[BID] = bid.unwrap_or(IntRole::Unknown);
+        let bid = self.procedure != Procedure::Call && self.auction.bid > 0;
+        out.clear();
+        out.push(match bid {
+            true => RoleValue::Count(self.auction.bid.into()),
+            false => RoleValue::Unknown,
+        });
+        out.push(self.landlord.into());
     }
 
     fn counts_suffice(&self) -> bool {

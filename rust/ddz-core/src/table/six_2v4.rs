@@ -15,7 +15,8 @@
 //! The stake is additive: N starts at 1 and each event adds to it.
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
-use super::physical::{identities, parse_identities, push_card, Card};
+use super::physical::{parse_identities, push_card, Card};
+use super::roles::{RoleSpec, RoleType, RoleValue, Seats};
 use super::scoring::{spring_events, stake, Event, Settlement};
 use super::six::Shares;
 use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Roles};
@@ -67,11 +68,179 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
 }
 
 fn new(rules: &Rules) -> Box<dyn Family> {
+    let roles: &'static [RoleSpec] = match (rules.farmers_pick_sides, rules.landlord_bidding) {
+        (false, _) => &TWO_V_FOUR,
+        (true, false) => &TEAMS,
+        (true, true) => &TEAMS_BIDDING,
+    };
     Box::new(Marked {
         procedure: rules.landlord_bidding.then(|| super::six::procedure(rules)),
+        roles,
         ..Marked::default()
     })
 }
+
+const AUTO_WIN: RoleSpec = RoleSpec {
+    key: "auto_win",
+    ty: RoleType::SeatReason,
+    doc: "a seat that won the deal outright from its hand before play, and why",
+    seen: "everyone",
+    label: ["won outright", "直接获胜"],
+};
+const BID: RoleSpec = RoleSpec {
+    key: "bid",
+    ty: RoleType::Count,
+    doc: "the highest bid (0 before any, and where no auction is held)",
+    seen: "everyone",
+    label: ["bid", "叫分"],
+};
+const DEAD_CARD: RoleSpec = RoleSpec {
+    key: "dead_card",
+    ty: RoleType::SeatCard,
+    doc:
+        "the card whose holder plays as a farmer though it was marked (a dead mark), and that seat",
+    seen: "everyone",
+    label: ["dead card", "死牌"],
+};
+const KITTY_SHARE: RoleSpec = RoleSpec {
+    key: "kitty_share",
+    ty: RoleType::Cards,
+    doc: "the kitty cards this seat took",
+    seen: "the seat itself",
+    label: ["your kitty share", "你分到的底牌"],
+};
+const LANDLORDS: RoleSpec = RoleSpec {
+    key: "landlords",
+    ty: RoleType::Seats,
+    doc: "the landlords, the first then (unless solo) the second",
+    seen: "everyone",
+    label: ["landlords", "地主"],
+};
+const PUBLIC_MARK: RoleSpec = RoleSpec {
+    key: "public_mark",
+    ty: RoleType::SeatCard,
+    doc: "the public mark and the seat holding that copy",
+    seen: "everyone",
+    label: ["public mark", "明记牌"],
+};
+const SECRET_MARK: RoleSpec = RoleSpec {
+    key: "secret_mark",
+    ty: RoleType::SeatCard,
+    doc: "the secret mark and the seat holding that copy",
+    seen: "everyone once the deal is over",
+    label: ["secret mark", "暗记牌"],
+};
+const SHOWN: RoleSpec = RoleSpec {
+    key: "shown",
+    ty: RoleType::Seats,
+    doc: "the seats that showed their hand",
+    seen: "everyone",
+    label: ["shown hands", "亮牌"],
+};
+const SOLO: RoleSpec = RoleSpec {
+    key: "solo",
+    ty: RoleType::Flag,
+    doc: "the first landlord holds both marks and plays alone",
+    seen: "everyone, once the first landlord is known",
+    label: ["solo", "独打"],
+};
+
+/// Six-player-2v4's roles, sorted by key.
+const TWO_V_FOUR: [RoleSpec; 11] = [
+    AUTO_WIN,
+    BID,
+    RoleSpec {
+        key: "big_landlord",
+        ty: RoleType::Seat,
+        doc: "the first landlord: the public mark's holder, or the auction's winner",
+        seen: "everyone",
+        label: ["big landlord", "大地主"],
+    },
+    DEAD_CARD,
+    KITTY_SHARE,
+    LANDLORDS,
+    PUBLIC_MARK,
+    RoleSpec {
+        key: "second_landlord",
+        ty: RoleType::Seat,
+        doc: "the second landlord: the secret mark's holder (none when solo)",
+        seen: "everyone, once it has become known",
+        label: ["second landlord", "二地主"],
+    },
+    SECRET_MARK,
+    SHOWN,
+    SOLO,
+];
+
+const MAIN_LANDLORD: RoleSpec = RoleSpec {
+    key: "main_landlord",
+    ty: RoleType::Seat,
+    doc: "the main side's landlord: the public mark's holder, or the auction's winner",
+    seen: "everyone",
+    label: ["main landlord", "主地主"],
+};
+const COUNTER_LANDLORD: RoleSpec = RoleSpec {
+    key: "counter_landlord",
+    ty: RoleType::Seat,
+    doc: "the counter side's landlord: the secret mark's holder (none when solo)",
+    seen: "everyone, once it has become known",
+    label: ["counter landlord", "副地主"],
+};
+const SIDE: RoleSpec = RoleSpec {
+    key: "side",
+    ty: RoleType::Word,
+    doc: "this seat's side, main or counter, once it has one",
+    seen: "the seat itself",
+    label: ["your side", "你的阵营"],
+};
+const SIDES: RoleSpec = RoleSpec {
+    key: "sides",
+    ty: RoleType::Sides,
+    doc: "every seat of each side",
+    seen: "everyone once the deal is over",
+    label: ["sides", "阵营"],
+};
+const TEAM: RoleSpec = RoleSpec {
+    key: "team",
+    ty: RoleType::Seats,
+    doc: "the seats this seat knows are on its side, itself included, sorted",
+    seen: "the seat itself",
+    label: ["your team", "你的队友"],
+};
+
+/// Six-player-teams' roles, sorted by key (with `bid` where the first
+/// landlord is bid for).
+const TEAMS: [RoleSpec; 13] = [
+    AUTO_WIN,
+    COUNTER_LANDLORD,
+    DEAD_CARD,
+    KITTY_SHARE,
+    LANDLORDS,
+    MAIN_LANDLORD,
+    PUBLIC_MARK,
+    SECRET_MARK,
+    SHOWN,
+    SIDE,
+    SIDES,
+    SOLO,
+    TEAM,
+];
+const TEAMS_BIDDING: [RoleSpec; 14] = [
+    AUTO_WIN,
+    BID,
+    COUNTER_LANDLORD,
+    DEAD_CARD,
+    KITTY_SHARE,
+    LANDLORDS,
+    MAIN_LANDLORD,
+    PUBLIC_MARK,
+    SECRET_MARK,
+    SHOWN,
+    SIDE,
+    SIDES,
+    SOLO,
+    TEAM,
+];
 
 /// The first landlord's side (true) or the other (false), by seat.
 type Side = bool;
@@ -79,6 +248,8 @@ type Side = bool;
 #[derive(Clone, Default)]
 struct Marked {
     procedure: Option<Procedure>,
+    /// The roles of this rule set (`TWO_V_FOUR` or `TEAMS...`).
+    roles: &'static [RoleSpec],
     public: (Card, usize),
     secret: (Card, usize),
     auction: Option<Auction>,
@@ -113,6 +284,7 @@ impl Marked {
     fn reset(&mut self, public: (Card, usize), secret: (Card, usize)) {
         let Marked {
             procedure: _,
+            roles: _,
             public: mark,
             secret: second,
             auction,
@@ -164,6 +336,39 @@ impl Marked {
             return false;
         }
         self.picks[seat] == Some(false)
+    }
+
+    /// `seat`'s side as it knows it (true: the counter side) and the team
+    /// it knows it plays in, in six-player-teams.
+    fn side_and_team(&self, t: &Core, seat: usize) -> (Option<bool>, Option<Vec<usize>>) {
+        let (main, counter) = (
+            self.landlords.first().copied(),
+            self.landlords.get(1).copied(),
+        );
+        if self.solo == Some(true) {
+            let team = if main == Some(seat) {
+                vec![seat]
+            } else {
+                (0..t.players()).filter(|&s| Some(s) != main).collect()
+            };
+            (None, Some(team))
+        } else if self.landlords.contains(&seat) {
+            let mine = self.side_of(t, seat);
+            let team = if self.sides_done(t) {
+                self.side_seats(t, mine)
+            } else {
+                vec![seat]
+            };
+            (Some(!mine), Some(team))
+        } else if let Some(counter_side) = self.picks[seat] {
+            let leader = if counter_side { counter } else { main };
+            let leader = leader.expect("a landlord of each side");
+            let mut team = vec![seat, leader];
+            team.sort_unstable();
+            (Some(counter_side), Some(team))
+        } else {
+            (None, None)
+        }
     }
 
     fn side_seats(&self, t: &Core, side: Side) -> Vec<usize> {
@@ -284,12 +489,15 @@ impl Marked {
             .collect();
         let mut extra = Map::new();
         if teams {
-            extra.insert("sides".into(), self.sides_json(t));
+            extra.insert("sides".into(), self.sides(t).to_json());
         } else {
             extra.insert("landlords".into(), json!(self.landlords));
         }
         if let Some(win) = self.auto_win {
-            extra.insert("auto_win".into(), auto_win_json(win));
+            extra.insert(
+                "auto_win".into(),
+                RoleValue::SeatReason(win.0, win.1).to_json(),
+            );
         }
         Settlement {
             winners: self.side_seats(t, side),
@@ -300,17 +508,11 @@ impl Marked {
         }
     }
 
-    fn sides_json(&self, t: &Core) -> Value {
-        json!({"main": self.side_seats(t, true), "counter": self.side_seats(t, false)})
+    /// Every seat of each side, as the role `sides` gives it.
+    fn sides(&self, t: &Core) -> RoleValue {
+        let side = |main| Seats::of(&self.side_seats(t, main));
+        RoleValue::Sides(side(true), side(false))
     }
-}
-
-fn auto_win_json((seat, reason): (usize, &str)) -> Value {
-    json!({"seat": seat, "reason": reason})
-}
-
-fn mark_json((card, seat): (Card, usize)) -> Value {
-    json!({"card": card.to_string(), "seat": seat})
 }
 
 /// A mark of a given deal, `"9h"` or `"9h@2"`: the card and the seat holding
@@ -579,79 +781,48 @@ impl Family for Marked {
         self.settle(t, side, events)
     }
 
-    fn observe(&self, t: &Core, seat: usize, out: &mut Map<String, Value>) {
+    fn role_specs(&self) -> &'static [RoleSpec] {
+        self.roles
+    }
+
+    fn role_values(&self, t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>) {
         let over = t.phase == Phase::Over;
-        out.insert("public_mark".into(), mark_json(self.public));
-        let secret = if over {
-            mark_json(self.secret)
-        } else {
-            Value::Null
-        };
-        out.insert("secret_mark".into(), secret);
-        out.insert("landlords".into(), json!(self.landlords));
-        out.insert("solo".into(), json!(self.solo));
-        let share = self.shares.iter().find(|(s, _)| *s == seat);
-        out.insert(
-            "kitty_share".into(),
-            json!(share.map(|(_, c)| identities(c))),
-        );
-        out.insert("shown".into(), json!(self.shown()));
-        let dead = self
-            .dead
-            .map(|(s, c)| json!({"seat": s, "card": c.to_string()}));
-        out.insert("dead_card".into(), dead.unwrap_or(Value::Null));
-        out.insert(
-            "auto_win".into(),
-            self.auto_win.map_or(Value::Null, auto_win_json),
-        );
-        let bid = self.auction.as_ref().map_or(0, |a| a.bid);
-        if !Self::teams(t) {
-            out.insert("bid".into(), bid.into());
-            out.insert("big_landlord".into(), json!(self.landlords.first()));
-            out.insert("second_landlord".into(), json!(self.landlords.get(1)));
-            return;
+        let (main, counter) = (self.landlords.first(), self.landlords.get(1));
+        let mark = |(card, seat): (Card, usize)| RoleValue::SeatCard(seat, card);
+        out.clear();
+        for spec in self.roles {
+            out.push(match spec.key {
+                "auto_win" => self
+                    .auto_win
+                    .map_or(RoleValue::Unknown, |(s, why)| RoleValue::SeatReason(s, why)),
+                "bid" => RoleValue::Count(self.auction.as_ref().map_or(0, |a| a.bid.into())),
+                "big_landlord" | "main_landlord" => main.copied().into(),
+                "second_landlord" | "counter_landlord" => counter.copied().into(),
+                "dead_card" => self
+                    .dead
+                    .map_or(RoleValue::Unknown, |(s, c)| RoleValue::SeatCard(s, c)),
+                "kitty_share" => {
+                    let share = viewer.and_then(|v| self.shares.iter().find(|(s, _)| *s == v));
+                    RoleValue::cards(share.map(|(_, c)| &c[..]))
+                }
+                "landlords" => RoleValue::Seats(Seats::of(&self.landlords)),
+                "public_mark" => mark(self.public),
+                "secret_mark" if over || viewer.is_none() => mark(self.secret),
+                "secret_mark" => RoleValue::Unknown,
+                "shown" => RoleValue::Seats(Seats::of(&self.shown())),
+                "side" => match viewer.and_then(|v| self.side_and_team(t, v).0) {
+                    Some(counter) => RoleValue::Word(if counter { "counter" } else { "main" }),
+                    None => RoleValue::Unknown,
+                },
+                "team" => {
+                    RoleValue::seats(viewer.and_then(|v| self.side_and_team(t, v).1).as_deref())
+                }
+                "sides" if over || (viewer.is_none() && self.sides_done(t)) => self.sides(t),
+                "sides" => RoleValue::Unknown,
+                "solo" => self.solo.into(),
+                other => unreachable!("six-player role {other} has no value"),
+            });
         }
-        if self.procedure.is_some() {
-            out.insert("bid".into(), bid.into());
-        }
-        let n = t.players();
-        let main = self.landlords.first().copied();
-        let counter = self.landlords.get(1).copied();
-        out.insert("main_landlord".into(), json!(main));
-        out.insert("counter_landlord".into(), json!(counter));
-        let side_name = |counter: bool| if counter { "counter" } else { "main" };
-        let (side, team): (Option<&str>, Option<Vec<usize>>) = if self.solo == Some(true) {
-            let team = if main == Some(seat) {
-                vec![seat]
-            } else {
-                (0..n).filter(|&s| Some(s) != main).collect()
-            };
-            (None, Some(team))
-        } else if self.landlords.contains(&seat) {
-            let mine = self.side_of(t, seat);
-            let team = if self.sides_done(t) {
-                self.side_seats(t, mine)
-            } else {
-                vec![seat]
-            };
-            (Some(side_name(!mine)), Some(team))
-        } else if let Some(counter_side) = self.picks[seat] {
-            let leader = if counter_side { counter } else { main };
-            let leader = leader.expect("a landlord of each side");
-            let mut team = vec![seat, leader];
-            team.sort_unstable();
-            (Some(side_name(counter_side)), Some(team))
-        } else {
-            (None, None)
-        };
-        out.insert("side".into(), json!(side));
-        out.insert("team".into(), json!(team));
-        let sides = if over {
-            self.sides_json(t)
-        } else {
-            Value::Null
-        };
-        out.insert("sides".into(), sides);
     }
 
     fn hands_seen_by(&self, _t: &Core, seat: usize) -> Vec<usize> {

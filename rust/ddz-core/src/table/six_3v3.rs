@@ -15,7 +15,8 @@
 //! winner gets W = S x N, each loser pays it.
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
-use super::physical::{identities, parse_identities, push_card, Card};
+use super::physical::{parse_identities, push_card, Card};
+use super::roles::{RoleSpec, RoleType, RoleValue, Seats};
 use super::scoring::{spring_events, stake, Event, Settlement};
 use super::six::Shares;
 use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Roles};
@@ -120,6 +121,80 @@ fn new(rules: &Rules) -> Box<dyn Family> {
         ..ThreeVThree::default()
     })
 }
+
+/// The roles every seat is told, sorted by key.
+const ROLES: [RoleSpec; 10] = [
+    RoleSpec {
+        key: "base",
+        ty: RoleType::Count,
+        doc: "the base of the stake once the auction is over",
+        seen: "everyone",
+        label: ["base", "底分"],
+    },
+    RoleSpec {
+        key: "bid",
+        ty: RoleType::Count,
+        doc: "the highest bid so far (none before the first bid)",
+        seen: "everyone",
+        label: ["bid", "叫分"],
+    },
+    RoleSpec {
+        key: "hidden_count",
+        ty: RoleType::Count,
+        doc: "how many hidden landlords the deal has",
+        seen: "everyone",
+        label: ["hidden landlords", "暗地主人数"],
+    },
+    RoleSpec {
+        key: "kitty_share",
+        ty: RoleType::Cards,
+        doc: "the kitty cards this seat took",
+        seen: "the seat itself",
+        label: ["your kitty share", "你分到的底牌"],
+    },
+    RoleSpec {
+        key: "landlords",
+        ty: RoleType::Seats,
+        doc: "the landlords this seat knows of, sorted: the open ones, the revealed hidden ones, itself if hidden; all at the end",
+        seen: "as the doc says",
+        label: ["landlords", "地主"],
+    },
+    RoleSpec {
+        key: "marked",
+        ty: RoleType::Card,
+        doc: "the marked card: the copies' holders are the landlords",
+        seen: "everyone",
+        label: ["marked card", "明牌"],
+    },
+    RoleSpec {
+        key: "marked_holder",
+        ty: RoleType::Seat,
+        doc: "the seat that received the marked card, the first open landlord",
+        seen: "everyone",
+        label: ["marked card holder", "明牌持有者"],
+    },
+    RoleSpec {
+        key: "open_landlords",
+        ty: RoleType::Seats,
+        doc: "the open landlords, in the order named, the marked card's receiver first",
+        seen: "everyone",
+        label: ["open landlords", "明地主"],
+    },
+    RoleSpec {
+        key: "revealed",
+        ty: RoleType::Seats,
+        doc: "the hidden landlords revealed by playing a copy of the marked card, in that order",
+        seen: "everyone",
+        label: ["revealed landlords", "已亮明的暗地主"],
+    },
+    RoleSpec {
+        key: "role",
+        ty: RoleType::Word,
+        doc: "the seat's own role: open-landlord, hidden-landlord or farmer (none while bidding)",
+        seen: "the seat itself",
+        label: ["your role", "你的身份"],
+    },
+];
 
 #[derive(Clone)]
 struct ThreeVThree {
@@ -519,43 +594,49 @@ impl Family for ThreeVThree {
         self.settle(t, won, false, events)
     }
 
-    fn observe(&self, t: &Core, seat: usize, out: &mut Map<String, Value>) {
-        let over = t.phase == Phase::Over;
-        let mut known: Vec<usize> = self.open.iter().chain(&self.revealed).copied().collect();
-        if over {
-            known.extend(&self.hidden); // the deal is over: nothing is secret
-        } else if self.hidden.contains(&seat) {
-            known.push(seat); // a hidden landlord knows their own role
+    fn role_specs(&self) -> &'static [RoleSpec] {
+        &ROLES
+    }
+
+    fn role_values(&self, t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>) {
+        let mut landlords: Vec<usize> = self.open.iter().chain(&self.revealed).copied().collect();
+        if t.phase == Phase::Over || viewer.is_none() {
+            landlords.extend(&self.hidden); // the deal is over: nothing is secret
+        } else if let Some(seat) = viewer.filter(|s| self.hidden.contains(s)) {
+            landlords.push(seat); // a hidden landlord knows their own role
         }
-        known.sort_unstable();
-        known.dedup();
-        let role = if self.open.contains(&seat) {
-            Some("open-landlord")
-        } else if self.hidden.contains(&seat) {
-            Some("hidden-landlord")
-        } else if t.phase == Phase::Bid {
-            None
-        } else {
-            Some("farmer")
-        };
+        landlords.sort_unstable();
+        landlords.dedup();
+        let role = viewer.and_then(|seat| {
+            if self.open.contains(&seat) {
+                Some("open-landlord")
+            } else if self.hidden.contains(&seat) {
+                Some("hidden-landlord")
+            } else if t.phase == Phase::Bid {
+                None
+            } else {
+                Some("farmer")
+            }
+        });
         let bid = match &self.auction {
             Some(a) => i64::from(a.bid),
             None => self.base.unwrap_or(0),
         };
-        out.insert("marked".into(), self.marked.to_string().into());
-        out.insert("marked_holder".into(), self.holder.into());
-        out.insert("role".into(), json!(role));
-        out.insert("open_landlords".into(), json!(self.open));
-        out.insert("hidden_count".into(), self.hidden.len().into());
-        out.insert("revealed".into(), json!(self.revealed));
-        out.insert("landlords".into(), json!(known));
-        out.insert("bid".into(), json!((bid != 0).then_some(bid)));
-        out.insert("base".into(), json!(self.base));
-        let share = self.shares.iter().find(|(s, _)| *s == seat);
-        out.insert(
-            "kitty_share".into(),
-            json!(share.map(|(_, c)| identities(c))),
-        );
+        let share = viewer.and_then(|seat| self.shares.iter().find(|(s, _)| *s == seat));
+        out.clear();
+        out.push(self.base.map_or(RoleValue::Unknown, RoleValue::Count));
+        out.push(match bid {
+            0 => RoleValue::Unknown,
+            bid => RoleValue::Count(bid),
+        });
+        out.push(RoleValue::Count(self.hidden.len() as i64));
+        out.push(RoleValue::cards(share.map(|(_, c)| &c[..])));
+        out.push(RoleValue::Seats(Seats::of(&landlords)));
+        out.push(RoleValue::Card(self.marked));
+        out.push(RoleValue::Seat(self.holder));
+        out.push(RoleValue::Seats(Seats::of(&self.open)));
+        out.push(RoleValue::Seats(Seats::of(&self.revealed)));
+        out.push(role.map_or(RoleValue::Unknown, RoleValue::Word));
     }
 
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {

@@ -17,13 +17,12 @@ pub mod roles;
 
 use crate::batch::default_threads;
 use crate::engine::Engine;
+use crate::table::RoleValue;
 use crate::table::{Action, Phase, Rng, SetupError, Table};
 use arrays::{per_env, Dims};
 use obs::{Obs, ObsRow, PlayLog};
 use rayon::prelude::*;
 use roles::RoleColumns;
-use serde_json::Map;
-use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -169,7 +168,7 @@ struct Env {
     episode: u64,
     decisions: i32,
     log: PlayLog,
-    scratch: Map<String, serde_json::Value>,
+    scratch: Vec<RoleValue>,
     /// The env's outcome row holds a result (its last step ended a deal):
     /// the next step clears it. Else it is clear already, and is left so
     /// (the rows are the env's own and persist from step to step).
@@ -206,7 +205,7 @@ impl Env {
         self.table.apply_unordered(i);
         self.decisions += 1;
         if in_play {
-            let leading = self.table.core().tricks.leading();
+            let leading = self.table.core().tricks().leading();
             self.log.record(seat, &action, leading);
         }
         if self.settled {
@@ -283,14 +282,7 @@ impl VecEnv {
         }
         let probe = Table::seeded(engine.clone(), seed, 0)?;
         let players = engine.rules().players as usize;
-        let mut keys = BTreeSet::new();
-        for s in 0..players {
-            let mut roles = Map::new();
-            probe.family().observe(probe.core(), s, &mut roles);
-            keys.extend(roles.keys().cloned());
-        }
-        let int_keys = probe.family().int_role_keys();
-        let roles = RoleColumns::new(keys.into_iter().collect(), int_keys);
+        let roles = RoleColumns::new(probe.family().role_specs());
         let dims = Dims {
             envs: num_envs,
             players,
@@ -303,7 +295,7 @@ impl VecEnv {
             episode: 0,
             decisions: 0,
             log: PlayLog::new(players, options.history),
-            scratch: Map::new(),
+            scratch: Vec::new(),
             settled: false,
         };
         let mut out = VecEnv {

@@ -10,11 +10,11 @@
 //! `(seat + j) % players`, so row 0 is always the seat itself.
 
 use super::arrays::{per_env, slot_row};
-use super::kinds::{describe_play, phase_id, PASS};
+use super::kinds::{describe_play, PASS};
 use super::roles::RoleColumns;
 use crate::cards::{Cards, SLOTS};
+use crate::table::RoleValue;
 use crate::table::{deal, scoring, Action, Table};
-use serde_json::Map;
 
 per_env!(Obs, ObsRow, |d| {
     seat: i8 = [],
@@ -157,20 +157,20 @@ pub fn write(
     table: &Table,
     log: &PlayLog,
     roles: &RoleColumns,
-    scratch: &mut Map<String, serde_json::Value>,
+    scratch: &mut Vec<RoleValue>,
 ) {
     let core = table.core();
     let family = table.family();
     let n = core.players();
-    let seat = core.to_act;
+    let seat = core.to_act();
     // Both stay below 2n, so one subtraction stands for `% n` (a division
     // per use, many times a step).
     let wrap = |x: usize| if x >= n { x - n } else { x };
     let rel = |s: usize| wrap(s + n - seat) as i8;
     row.seat[0] = seat as i8;
-    row.phase[0] = phase_id(core.phase);
-    *slot_row(row.hand, 0) = core.hands[seat].counts.0;
-    let hands = core.hands[seat..].iter().chain(&core.hands[..seat]);
+    row.phase[0] = core.phase().id() as i8;
+    *slot_row(row.hand, 0) = core.hands()[seat].counts.0;
+    let hands = core.hands()[seat..].iter().chain(&core.hands()[..seat]);
     for (left, hand) in row.cards_left.iter_mut().zip(hands) {
         *left = hand.len() as i16;
     }
@@ -188,17 +188,17 @@ pub fn write(
     for s in family.hands_seen_by(core, seat) {
         let j = rel(s) as usize;
         row.seen[j] = true;
-        *slot_row(row.seen_hands, j) = core.hands[s].counts.0;
+        *slot_row(row.seen_hands, j) = core.hands()[s].counts.0;
     }
     let kitty_seen = family.kitty_seen_by(core, seat);
     row.kitty_seen[0] = kitty_seen;
     let kitty = if kitty_seen {
-        deal::count(&core.kitty)
+        deal::count(core.kitty())
     } else {
         Cards::EMPTY
     };
     *slot_row(row.kitty, 0) = kitty.0;
-    match (core.tricks.last, core.tricks.last_seat) {
+    match (core.tricks().last, core.tricks().last_seat) {
         (Some(m), Some(by)) => {
             let (kind, rank, length) = describe_play(&m);
             *slot_row(row.to_beat, 0) = m.cards.0;
@@ -228,15 +228,8 @@ pub fn write(
     for (out, &s) in row.recent_seat.iter_mut().zip(seats) {
         *out = rel_of[usize::from(s as u8 & 15)];
     }
-    if !roles.is_empty() && !roles.write_ints(core, family, seat, row.roles) {
-        // Nulls rather than `clear`: the map keeps its keys and nodes from
-        // step to step, and a key the family leaves out this time reads as
-        // null, which `RoleColumns` encodes as it does a missing key.
-        scratch
-            .values_mut()
-            .for_each(|v| *v = serde_json::Value::Null);
-        family.observe(core, seat, scratch);
-        roles.write(scratch, seat, n, row.roles);
+    if !roles.is_empty() {
+        roles.write(core, family, seat, scratch, row.roles);
     }
-    row.multiplier[0] = scoring::stake(&core.events);
+    row.multiplier[0] = scoring::stake(core.events());
 }

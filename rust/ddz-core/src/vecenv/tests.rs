@@ -1,7 +1,9 @@
 use super::*;
 use crate::cards::SLOTS;
 use crate::rules::{Rules, PRESETS};
-use crate::table::Card;
+use crate::table::physical::parse_identities;
+use crate::table::{Card, RoleType};
+use serde_json::Value;
 
 fn engine(preset: &str) -> Arc<Engine> {
     Arc::new(Engine::new(Rules::preset(preset).unwrap()).unwrap())
@@ -92,7 +94,7 @@ fn a_finished_deal_is_settled_and_dealt_again() {
             let seat = env.obs().seat[i] as usize;
             assert_eq!(
                 env.obs().hand[i * SLOTS..(i + 1) * SLOTS],
-                next.core().hands[seat].counts.0
+                next.core().hands()[seat].counts.0
             );
             assert!(env.obs().played[i * 3 * SLOTS..(i + 1) * 3 * SLOTS]
                 .iter()
@@ -139,14 +141,17 @@ fn every_preset_steps_and_its_rows_describe_its_tables() {
                 let obs = env.obs();
                 let seat = t.to_act();
                 assert_eq!(obs.seat[i] as usize, seat);
-                assert_eq!(obs.phase[i], kinds::phase_id(t.phase()));
+                assert_eq!(obs.phase[i], t.phase().id() as i8);
                 assert_eq!(
                     obs.hand[i * SLOTS..(i + 1) * SLOTS],
-                    t.core().hands[seat].counts.0
+                    t.core().hands()[seat].counts.0
                 );
                 for j in 0..p {
                     let s = (seat + j) % p;
-                    assert_eq!(obs.cards_left[i * p + j] as usize, t.core().hands[s].len());
+                    assert_eq!(
+                        obs.cards_left[i * p + j] as usize,
+                        t.core().hands()[s].len()
+                    );
                 }
                 let o = &env.legal().offsets;
                 let rows = o[i] as usize..o[i + 1] as usize;
@@ -212,7 +217,7 @@ fn single(table: Table, seed: u64, history: usize) -> Env {
         episode: 0,
         decisions: 0,
         log: PlayLog::new(players, history),
-        scratch: Map::new(),
+        scratch: Vec::new(),
         settled: false,
     }
 }
@@ -260,29 +265,29 @@ fn hidden_twin(env: &Env, engine: &Arc<Engine>, rng: &mut Rng) -> Option<Env> {
     let deal = t.deals().last()?;
     let mut places: Vec<(usize, Vec<Card>)> = (0..core.players())
         .filter(|&s| s != viewer && !seen.contains(&s))
-        .map(|s| (s, core.hands[s].cards()))
+        .map(|s| (s, core.hands()[s].cards()))
         .collect();
     // Cards that came from the kitty are known to whoever saw it; leave them.
     let kitty_known = t.family().kitty_seen_by(core, viewer);
-    if !core.kitty_given && !kitty_known {
+    if !core.kitty_given() && !kitty_known {
         places.push((100, deal.kitty.clone()));
     }
     places.push((101, deal.set_aside.clone()));
-    if core.kitty_given {
+    if core.kitty_given() {
         for (_, cards) in &mut places {
             cards.retain(|c| !deal.kitty.contains(c));
         }
     }
     // A card the roles name (a marked card) may have a known holder once
     // roles are out: leave it too.
-    let mut roles = Map::new();
-    t.family().observe(core, viewer, &mut roles);
+    let mut roles = Vec::new();
+    t.family().role_values(core, Some(viewer), &mut roles);
     let named: Vec<(u8, Option<u8>)> = roles
-        .values()
-        .filter_map(|v| v.as_str())
-        .filter_map(|s| crate::table::physical::parse_identities(s).ok())
-        .flatten()
-        .map(|n| (n.slot, n.suit))
+        .iter()
+        .filter_map(|v| match v {
+            RoleValue::Card(c) | RoleValue::SeatCard(_, c) => Some((c.slot, Some(c.suit))),
+            _ => None,
+        })
         .collect();
     for (_, cards) in &mut places {
         cards.retain(|c| !named.contains(&(c.slot, Some(c.suit))));
@@ -399,38 +404,68 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
     }
 }
 
-/// A family's `observe_ints` gives the role columns its JSON `observe`
-/// gives, at every seat of every state of random deals, and its
-/// `int_role_keys` are that map's keys in its order (sorted).
+/// The role columns say what the observation's JSON roles say, at every
+/// seat of every state of random deals: decoded here from the JSON by the
+/// declared type, the column must be the same number.
 #[test]
-fn integer_roles_match_the_json_roles() {
-    let mut typed = 0;
+fn role_columns_match_the_observation() {
+    let mut checked = 0;
     for preset in presets() {
         let mut env = VecEnv::new(engine(preset), 4, 21, options(1)).unwrap();
         let roles = env.roles.clone();
         let players = env.dims().players;
         let mut rng = Rng(3);
-        for _ in 0..300 {
+        let mut scratch = Vec::new();
+        for _ in 0..200 {
             for i in 0..env.num_envs() {
-                let t = env.table(i);
+                let mut t = env.table(i).clone();
                 for seat in 0..players {
-                    let mut ints = vec![7i16; roles.len()];
-                    if !roles.write_ints(t.core(), t.family(), seat, &mut ints) {
-                        continue;
+                    let mut columns = vec![7i16; roles.len()];
+                    roles.write(t.core(), t.family(), seat, &mut scratch, &mut columns);
+                    let json = t.observation(seat).to_json(preset);
+                    let rel = |s: u64| ((s as usize + players - seat) % players) as i16;
+                    for (spec, &got) in roles.specs().iter().zip(&columns) {
+                        let v = &json[spec.key];
+                        let want = decode(spec.ty, v, &rel);
+                        assert_eq!(got, want, "{preset} seat {seat} {}: {v}", spec.key);
+                        checked += 1;
                     }
-                    typed += 1;
-                    let mut map = Map::new();
-                    t.family().observe(t.core(), seat, &mut map);
-                    let int_keys = t.family().int_role_keys();
-                    assert!(map.keys().eq(int_keys), "{preset}: {int_keys:?}");
-                    let mut json = vec![7i16; roles.len()];
-                    roles.write(&map, seat, players, &mut json);
-                    assert_eq!(ints, json, "{preset}, seat {seat}: {map:?}");
                 }
             }
             let a = random_actions(&env, &mut rng);
             env.step(&a).unwrap();
         }
     }
-    assert!(typed > 0, "no family gives integer roles");
+    assert!(checked > 10_000, "{checked}");
+}
+
+/// A JSON role as a role column holds it (docs/rl.md's encodings).
+fn decode(ty: RoleType, v: &Value, rel: &dyn Fn(u64) -> i16) -> i16 {
+    use crate::table::roles::ROLE_WORDS;
+    let seat_of = |v: &Value| rel(v.as_u64().expect("a seat"));
+    if v.is_null() {
+        return -1;
+    }
+    match ty {
+        RoleType::Seat => seat_of(v),
+        RoleType::SeatCard | RoleType::SeatReason => seat_of(&v["seat"]),
+        RoleType::Seats => v
+            .as_array()
+            .unwrap()
+            .iter()
+            .fold(0, |m, s| m | 1 << seat_of(s)),
+        RoleType::Claims => v
+            .as_array()
+            .unwrap()
+            .iter()
+            .fold(0, |m, c| m | 1 << seat_of(&c[0])),
+        RoleType::Count => v.as_i64().unwrap() as i16,
+        RoleType::Flag => i16::from(v.as_bool().unwrap()),
+        RoleType::Card => {
+            let card = parse_identities(v.as_str().unwrap()).unwrap()[0];
+            i16::from(card.slot) * 4 + i16::from(card.suit.unwrap())
+        }
+        RoleType::Word => ROLE_WORDS.iter().position(|w| v == w).unwrap() as i16,
+        RoleType::Cards | RoleType::Sides => -2,
+    }
 }

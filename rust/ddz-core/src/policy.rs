@@ -1,0 +1,114 @@
+//! The built-in players: each picks one of the table's legal actions for
+//! the seat to act. `ddz.simulate`, the batched environments' opponents
+//! and `ddz.evaluate` all play through [`Policy::choose`].
+
+use crate::engine::Engine;
+use crate::play::Move;
+use crate::table::{Action, Legal, Rng, Table};
+
+/// A built-in player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly among the legal actions.
+    Random,
+    /// What `ddz.agents.GreedyAgent` picks: the smallest play that beats
+    /// (hint order), else pass; the smallest lead; the lowest open bid;
+    /// declines every other option (no kick, keep hidden, no double).
+    Greedy,
+}
+
+impl Policy {
+    /// Every built-in policy, as `ddz.simulate` names them.
+    pub const ALL: [Policy; 2] = [Policy::Random, Policy::Greedy];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Random => "random",
+            Policy::Greedy => "greedy",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Policy> {
+        Policy::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The index of the action this policy takes among
+    /// `table.legal_unordered()` (plays as generated, then the words);
+    /// `rng` is the player's own generator. The table must not be over.
+    #[inline]
+    pub fn choose(self, table: &mut Table, rng: &mut Rng) -> usize {
+        let legal = table.legal_unordered();
+        match self {
+            Policy::Random => rng.below(legal.len()),
+            Policy::Greedy => greedy(table.engine(), legal),
+        }
+    }
+}
+
+/// What `ddz.agents.GreedyAgent` takes: the smallest play (hint order),
+/// else pass; the lowest bid or a call; else a decline (`no-…`, `keep`),
+/// else pass, else the first choice.
+fn greedy(engine: &Engine, legal: Legal<'_>) -> usize {
+    if let Some(i) = smallest(engine, legal.plays) {
+        return i;
+    }
+    let words = legal.words;
+    let at = |want: &dyn Fn(&Action) -> bool| words.iter().position(want);
+    let pick = at(&|a| matches!(a, Action::Bid(_) | Action::Call))
+        .or_else(|| at(&declines))
+        .or_else(|| at(&|a| *a == Action::Pass))
+        .unwrap_or(0);
+    legal.plays.len() + pick
+}
+
+/// The index of the first play smallest by `hint_key`: the packed head of
+/// the key decides, and the whole key only breaks its ties.
+fn smallest(engine: &Engine, plays: &[Move]) -> Option<usize> {
+    let (first, rest) = plays.split_first()?;
+    let (mut best, mut head) = (0, engine.hint_head(first));
+    for (i, m) in rest.iter().enumerate().map(|(i, m)| (i + 1, m)) {
+        let h = engine.hint_head(m);
+        if h < head || (h == head && engine.hint_key(m) < engine.hint_key(&plays[best])) {
+            (best, head) = (i, h);
+        }
+    }
+    Some(best)
+}
+
+/// The words `GreedyAgent` reads as declining (they start with `no-`).
+fn declines(a: &Action) -> bool {
+    a.word().is_some_and(|w| w.starts_with("no-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use std::sync::Arc;
+
+    #[test]
+    fn the_smallest_play_is_the_first_smallest_by_the_whole_hint_key() {
+        // Many random hands and leads of several rule sets: the packed
+        // scan must pick what `min_by_key(hint_key)` picks.
+        for preset in ["classic", "laizi", "six-player-3v3"] {
+            let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+            let mut t = Table::seeded(Arc::new(e.clone()), 5, 0).unwrap();
+            let mut rng = Rng(9);
+            for game in 0..40 {
+                t.restart(Rng::for_game(3, game));
+                while !t.is_over() {
+                    let legal = t.legal_unordered();
+                    let want = legal
+                        .plays
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(_, m)| e.hint_key(m))
+                        .map(|(i, _)| i);
+                    assert_eq!(smallest(&e, legal.plays), want, "{preset}");
+                    let pick = rng.below(legal.len());
+                    t.apply_unordered(pick);
+                }
+            }
+        }
+    }
+}

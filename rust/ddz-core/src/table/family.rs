@@ -1,0 +1,163 @@
+//! A family of presets: the hooks a flow implements, and the registry of
+//! families by flow.
+
+use super::roles::{RoleSpec, RoleValue};
+use super::{five, five3, landlord, six_2v4, six_3v3};
+use super::{Action, Card, Core, Cut, Deal, Rng, Settlement};
+use crate::error::RulesError;
+use crate::play::Move;
+use crate::rules::{Flow, Rules};
+
+/// A family of presets: how roles are chosen, who sees what, and how a deal
+/// is scored. The table runs the trick play and calls these hooks; a family
+/// changes the shared state only through [`Core`].
+///
+/// A new family is one file implementing this trait, a new [`Flow`] and
+/// one arm in [`family_of`] (docs/table.md).
+pub trait Family: Send + Sync {
+    fn clone_box(&self) -> Box<dyn Family>;
+
+    /// Deal keys beyond `hands`, `kitty`, `set_aside` and `first`.
+    fn deal_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// A fresh random deal (marked cards are chosen here) into `deal`,
+    /// from `cut`, which the table has just shuffled with `rng`. `deal`
+    /// holds an earlier deal whose buffers are reused: the hook replaces
+    /// its hands, kitty, cards set aside, first seat and its own keys
+    /// (`Cut::deal_into`, `Deal::set_text`). The family may remember what
+    /// it drew for the `start` that follows at once, rather than read it
+    /// back from `extra`. The hands are as dealt: the table sorts them
+    /// (`Deal::sort_hands`) when it keeps a record, so nothing here may
+    /// read their order. By default: a random first seat (as
+    /// `Deal::shuffled`).
+    fn deal(&mut self, _rules: &Rules, rng: &mut Rng, cut: &Cut, deal: &mut Deal) {
+        cut.deal_plain_into(rng, deal);
+    }
+
+    /// Check a given deal's family keys (`deal.extra`).
+    fn check_deal(&self, _rules: &Rules, _deal: &Deal) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Fill in what a given deal may leave out (drawn from the table's
+    /// generator), before it is recorded and started.
+    fn complete(&self, _rules: &Rules, _deal: &mut Deal, _rng: &mut Rng) {}
+
+    /// A new deal is on the table: reset every role and set the phase and
+    /// the first seat to act.
+    fn start(&mut self, t: &mut Core, deal: &Deal);
+
+    /// The decisions open to `t.to_act` in the current (pre-play) phase, in
+    /// the order `Game` lists them.
+    fn legal(&self, t: &Core, out: &mut Vec<Action>);
+
+    /// Take one legal pre-play decision of `seat`.
+    fn apply(&mut self, t: &mut Core, seat: usize, action: Action);
+
+    /// After `seat` played `m` (the physical `cards`, already out of the
+    /// hand; on a table that keeps no record, only those of the ranks
+    /// `plays_read_ranks` names). The family may end the deal here.
+    fn on_play(&mut self, _t: &mut Core, _seat: usize, _m: &Move, _cards: &[Card]) {}
+
+    /// Do counts suffice: the family is dealt by the default `deal`, its
+    /// `start` reads only `deal.first`, and it never reads a suit (no
+    /// hand's suits, no `cards` in `on_play`)? Then a table that keeps no
+    /// record deals and follows the hands as counts only.
+    fn counts_suffice(&self) -> bool {
+        false
+    }
+
+    /// The ranks whose suits play reads (`cards` in `on_play`, a hand's
+    /// suits), as a mask of slots; asked at each play, it must not change
+    /// once play has begun. A table that keeps no record follows the suits
+    /// of these ranks only: the other ranks leave the hands as counts, and
+    /// `on_play` gets the cards of these ranks alone. Every rank by default
+    /// (none where the counts suffice).
+    fn plays_read_ranks(&self) -> u32 {
+        if self.counts_suffice() {
+            0
+        } else {
+            u32::MAX
+        }
+    }
+
+    /// The result once `winner` has emptied their hand.
+    fn finish(&mut self, t: &Core, winner: usize) -> Settlement;
+
+    /// The roles this family tells its seats (`roles.rs`), sorted by key:
+    /// the order observations list them. The same for every moment of a
+    /// rule set.
+    fn role_specs(&self) -> &'static [RoleSpec];
+
+    /// Each role's value as `viewer` may know it now, one per
+    /// `role_specs()` entry, in that order, into `out` (cleared first).
+    /// `viewer` None is the referee, who knows everything.
+    fn role_values(&self, t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>);
+
+    /// Other seats whose whole hand `seat` may see now.
+    fn hands_seen_by(&self, _t: &Core, _seat: usize) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// May `seat` see the kitty now?
+    fn kitty_seen_by(&self, _t: &Core, _seat: usize) -> bool {
+        false
+    }
+
+    /// May `viewer` see that `seat` took `action`? Plays and most
+    /// decisions are public; a family hides its secret choices.
+    fn visible(&self, _t: &Core, _viewer: usize, _seat: usize, _action: &Action) -> bool {
+        true
+    }
+
+    /// Roles as `ddz.simulate` reports them.
+    fn roles(&self) -> Roles;
+}
+
+/// The roles at the end of a deal, for `ddz.simulate`'s columns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Roles {
+    pub landlord: usize,
+    pub hidden_landlord: Option<usize>,
+    pub revealed: bool,
+    pub open_landlords: Vec<usize>,
+    pub hidden_landlords: Vec<usize>,
+    pub revealed_landlords: Vec<usize>,
+    pub landlord_won: bool,
+}
+
+/// A family as registered: the flow it plays, the check that refuses
+/// the rule sets it cannot play, and how to make its state.
+pub struct FamilySpec {
+    pub name: &'static str,
+    pub flow: Flow,
+    /// Called when a `Rules` is built: an `Err` refuses the rule set before
+    /// any deal starts.
+    pub check: fn(&Rules) -> Result<(), RulesError>,
+    pub new: fn(&Rules) -> Box<dyn Family>,
+}
+
+/// The family that plays `flow`: the registry of families (every flow has
+/// one).
+pub fn family_of(flow: Flow) -> &'static FamilySpec {
+    match flow {
+        Flow::OneLandlord => &landlord::SPEC,
+        Flow::HiddenPartner => &five::SPEC,
+        Flow::CalledFriend => &five3::SPEC,
+        Flow::TwoMarks => &six_2v4::SPEC,
+        Flow::ThreeCopies => &six_3v3::SPEC,
+    }
+}
+
+/// Refuse a rule set its flow could not play to the end.
+pub fn check_rules(rules: &Rules) -> Result<(), RulesError> {
+    (family_of(rules.flow).check)(rules)
+}
+
+impl Clone for Box<dyn Family> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
