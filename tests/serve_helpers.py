@@ -112,3 +112,13 @@ class Server:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def error_of(reply: httpx.Response, status: int) -> str:
+    """The error sentence of a JSON error reply with `status`."""
+    assert reply.status_code == status, reply.text
+    assert reply.headers["content-type"].startswith("application/json")
+    body = reply.json()
+    assert set(body) == {"error"} and body["error"], body
+    assert "Traceback" not in body["error"]
+    return body["error"]

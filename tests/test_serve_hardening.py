@@ -14,7 +14,7 @@ import time
 
 import httpx
 import pytest
-from serve_helpers import Server, bearer
+from serve_helpers import Server, bearer, error_of
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -36,14 +36,6 @@ def server(tmp_path_factory):
     srv.stop()
 
 
-def error_of(reply: httpx.Response, status: int) -> str:
-    assert reply.status_code == status, reply.text
-    assert reply.headers["content-type"].startswith("application/json")
-    body = reply.json()
-    assert set(body) == {"error"} and body["error"], body
-    return body["error"]
-
-
 def play_first_legal(server: Server, table: str, token: str, key: str, until: int = 10**6) -> list:
     """Take the first legal action (with its reading) until the deal is over
     or `until` actions were taken; the replies' views."""
@@ -62,21 +54,30 @@ def play_first_legal(server: Server, table: str, token: str, key: str, until: in
 # ---- 1. bots nobody can predict -------------------------------------------------
 def test_bots_of_an_unseeded_table_are_not_the_published_seed_plus_their_seat(server) -> None:
     """The attack of the issue: after deal 0, its record's seed S gives
-    RandomAgent(S + seat), which replayed every bot decision."""
+    RandomAgent(S + seat), which replayed every bot decision of deal 0 and,
+    running on, of the next deals."""
     table, tokens = server.create("laizi", bots={"1": "random", "2": "random"})
-    replies = play_first_legal(server, table, tokens["0"], "p")
-    played = ddz.Game.from_json(server.http.get(f"/tables/{table}/record").text)
-    agents = {s: RandomAgent(played.seed + s) for s in (1, 2)}
-    game = ddz.Game(played.rules, seed=played.seed)
+    replies: list = []
+    agents: dict = {}
     guessed = decisions = 0
-    for seat, action, cards in played.actions:
-        legal = game.legal_actions()
-        if seat in agents:
-            guess = agents[seat].act(game.observation(seat), legal)
-            if len(legal) > 1:
-                decisions += 1
-                guessed += str(guess) == str(action)
-        game.step(action, cards=cards)
+    for deal in range(6):  # until the bots made enough choices to tell
+        if deal:
+            reply = server.http.post(f"/tables/{table}/next", headers=bearer(tokens["0"]))
+            assert reply.status_code == 200, reply.text
+        replies += play_first_legal(server, table, tokens["0"], f"p{deal}-")
+        played = ddz.Game.from_json(server.http.get(f"/tables/{table}/record").text)
+        agents = agents or {s: RandomAgent(played.seed + s) for s in (1, 2)}
+        game = ddz.Game(played.rules, seed=played.seed)
+        for seat, action, cards in played.actions:
+            legal = game.legal_actions()
+            if seat in agents:
+                guess = agents[seat].act(game.observation(seat), legal)
+                if len(legal) > 1:
+                    decisions += 1
+                    guessed += str(guess) == str(action)
+            game.step(action, cards=cards)
+        if decisions >= 20:
+            break
     assert decisions >= 20, "too few bot choices to tell"
     assert guessed < decisions, "the record's seed predicts every bot decision"
     # The secret the bots draw from is in the store and in no reply.

@@ -33,20 +33,12 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
         default=limits.MAX_TABLES_PER_CLIENT,
         help="open tables one client address may have made (then 429)",
     )
-    serve.add_argument(
-        "--idle-timeout",
-        type=float,
-        default=limits.IDLE_TIMEOUT,
-        metavar="SECONDS",
-        help="close a table after this long without a change",
-    )
-    serve.add_argument(
-        "--ws-auth-timeout",
-        type=float,
-        default=limits.WS_AUTH_TIMEOUT,
-        metavar="SECONDS",
-        help="time a WebSocket client has to send its token (then close 4408)",
-    )
+    for name, default, says in (
+        ("--idle-timeout", limits.IDLE_TIMEOUT, "close a table after this long without a change"),
+        ("--ws-auth-timeout", limits.WS_AUTH_TIMEOUT, "time a WebSocket client has to send "
+         "its token (then close 4408)"),
+    ):  # fmt: skip
+        serve.add_argument(name, type=float, default=default, metavar="SECONDS", help=says)
     serve.add_argument(
         "--max-body",
         type=int,
