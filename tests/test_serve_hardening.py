@@ -20,7 +20,8 @@ from websockets.sync.client import connect
 
 import ddz
 from ddz.agents import RandomAgent
-from ddz.serve.costs import MAX_LEGAL_ACTIONS, check_cost, richest_lead
+from ddz.serve.bots import BOT_KINDS, BotKind
+from ddz.serve.costs import MAX_LEGAL_ACTIONS, check_cost, richest_lead, runs_inline
 from ddz.serve.replies import Refused
 from ddz.serve.store import Store
 from ddz.serve.tables import Request, Table
@@ -200,6 +201,16 @@ def test_every_preset_is_within_the_limits_and_the_search_finds_rich_hands() -> 
     assert rules.count_moves(rules.cards(hand)) == count
     with pytest.raises(Refused, match="legal actions in one view"):
         check_cost(ddz.Rules("laizi", players=6, decks=3, hand_size=25, kitty=14))
+
+
+def test_only_small_tables_of_cheap_bots_run_on_the_event_loop(monkeypatch) -> None:
+    classic = ddz.Rules("classic")
+    assert runs_inline(classic, ["greedy", "random"]) and runs_inline(classic, [])
+    assert not runs_inline(ddz.Rules("laizi"), ["greedy"])  # leads of up to 7,537
+    assert not runs_inline(ddz.Rules("six-player-2v4"), [])  # six seats
+    # A kind added to the registry thinks in a thread unless it says it is cheap.
+    monkeypatch.setitem(BOT_KINDS, "new", BotKind(lambda rules, seed: RandomAgent(seed), ""))
+    assert not runs_inline(classic, ["greedy", "new"])
 
 
 SLOW_BOT = """

@@ -35,10 +35,13 @@ from .replies import Refused
 
 MAX_HAND_CARDS = 46
 MAX_LEGAL_ACTIONS = 20_000
-#: A table whose richest lead is at most this (a view of a few ms), with
-#: only `inline` bots, is played on the event loop: a hand-off to a worker
-#: thread costs more than its requests do (docs/server.md, Threads).
+#: A table of at most this many seats whose richest lead is at most this
+#: (a view of a few ms), with only `inline` bots, is played on the event
+#: loop: a hand-off to a worker thread costs more than its requests do
+#: (docs/server.md, Threads). More seats mean more bot steps in a request
+#: and more views pushed at each: up to 50 ms of CPU with five or six.
 INLINE_LEGAL_ACTIONS = 2_000
+INLINE_PLAYERS = 4
 #: Steps of the hill climb from each starting hand.
 CLIMB_STEPS = 150
 RANKS = 13  # 3 .. 2; then the two jokers and the wild card
@@ -64,8 +67,9 @@ def check_cost(rules: ddz.Rules) -> None:
 
 def runs_inline(rules: ddz.Rules, bot_kinds: Iterable[str]) -> bool:
     """May this table's requests run on the event loop? (Bounded small work only.)"""
-    cheap = all(BOT_KINDS[kind].inline for kind in bot_kinds)
-    return cheap and richest_lead(rules.to_json())[0] <= INLINE_LEGAL_ACTIONS
+    if rules.players > INLINE_PLAYERS or not all(BOT_KINDS[k].inline for k in bot_kinds):
+        return False
+    return richest_lead(rules.to_json())[0] <= INLINE_LEGAL_ACTIONS
 
 
 @functools.lru_cache(maxsize=256)
