@@ -219,7 +219,7 @@ def create_app(
             return
         sub = Subscriber(websocket, seat)
         # The current view first, queued before any later push can be.
-        await lobby.subscribe(table.id, sub)
+        await lobby.subscribe(table, sub)
         sender = asyncio.ensure_future(pump(sub))
         try:
             while True:  # nothing to read; this notices the client leaving

@@ -105,17 +105,18 @@ class Lobby:
                 return await self.run(lambda: read(self._load(found.id)))
             return await self.run_for(table, read, table)
 
-    async def subscribe(self, table_id: str, sub: Subscriber) -> None:
-        """Queue `sub` the current view, then every push; a closed table's
-        subscriber gets the view and is hung up."""
-        if table_id in self.open:
-            async with self._lock(table_id):
-                table = self.open.get(table_id)
+    async def subscribe(self, found: Table, sub: Subscriber) -> None:
+        """Queue `sub` the current view of a table `find` gave, then every
+        push; a closed table's subscriber gets the view and is hung up."""
+        if found.id in self.open:
+            async with self._lock(found.id):
+                table = self.open.get(found.id)
                 if table is not None:
                     self.hub.send([(sub, await self.run_for(table, view_message, table, sub.seat))])
-                    self.hub.join(table_id, sub)
+                    self.hub.join(table.id, sub)
                     return
-        text = await self.run(lambda: view_message(self._load(table_id), sub.seat))
+            found = await self.run(self._load, found.id)  # closed while waiting
+        text = await self.run(view_message, found, sub.seat)
         self.hub.send([(sub, text)])
         sub.queue.put_nowait(None)  # nothing will change: hang up after the view
 
