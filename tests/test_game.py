@@ -26,7 +26,7 @@ def test_random_and_greedy_deals_finish_and_score_to_zero(preset: str) -> None:
             assert result is not None and sum(result["scores"]) == 0
             winner = next(s for s in range(n) if not g.hands[s])
             assert winner in result["winners"]
-            landlord = g.flow.landlord
+            landlord = g.roles()["landlord"]
             assert (landlord in result["winners"]) == (result["winners"] == [landlord])
             stake = 1
             for _, factor in result["events"]:
@@ -96,7 +96,9 @@ def test_observations_hold_no_secret(preset: str) -> None:
     rng = random.Random(preset)
     shown = preset in ("classic", "laizi")
     for g, seat, obs in views_in_random_deals(preset, 60, rng):
-        assert (obs["kitty"] is not None) == (g.kitty_given and (shown or seat == g.flow.landlord))
+        assert (obs["kitty"] is not None) == (
+            g.kitty_given and (shown or seat == g.roles()["landlord"])
+        )
         check_hidden_swap(g, seat, obs, rng)
 
 
@@ -121,7 +123,7 @@ def test_laizi_kick_and_counter_kick_double() -> None:
             continue
         while g.legal_actions() == ["kick", "no-kick"]:
             g.step("kick")
-        assert g.phase == "kick" and g.to_act == g.flow.landlord
+        assert g.phase == "kick" and g.to_act == g.roles()["landlord"]
         assert g.legal_actions() == ["counter-kick", "no-counter-kick"]
         g.step("counter-kick")
         assert g.events == [["bid", 3], ["kick", 2], ["kick", 2], ["counter-kick", 2]]
@@ -167,7 +169,7 @@ def test_history_lists_handed_out_again_read_as_made_afresh(preset: str) -> None
         while g.phase != "over":
             for seat in range(g.rules.players):
                 history = g.observation(seat)["history"]
-                want = [[s, a] for s, a in g.history if g.flow.visible(seat, s, a)]
+                want = [[s, a] for s, a in g.history if g.visible(seat, s, a)]
                 assert history == want
                 if history and rng.random() < 0.3:
                     change = rng.choice(CHANGES)
@@ -187,7 +189,7 @@ def test_history_lists_handed_out_again_read_as_made_afresh(preset: str) -> None
             legal = g.legal_actions()
             g.step(legal[rng.randrange(len(legal))])
         for seat in range(g.rules.players):  # some families show more at the end
-            want = [[s, a] for s, a in g.history if g.flow.visible(seat, s, a)]
+            want = [[s, a] for s, a in g.history if g.visible(seat, s, a)]
             assert g.observation(seat)["history"] == want
 
 

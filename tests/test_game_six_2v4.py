@@ -62,7 +62,7 @@ def stake_of(events: list) -> int:
 
 def teams_now(g: ddz.Game) -> dict:
     """Both sides, as each landlord sees its team once every farmer chose."""
-    main, counter = g.flow.main_landlord, g.flow.counter_landlord
+    main, counter = g.roles()["main_landlord"], g.roles()["counter_landlord"]
     return {"main": g.observation(main)["team"], "counter": g.observation(counter)["team"]}
 
 
@@ -71,12 +71,12 @@ def check_result(g: ddz.Game) -> None:
     result = g.result
     assert result is not None and sum(result["scores"]) == 0
     json.dumps(result)
-    flow = g.flow
+    roles = g.roles()
     stake = result["multiplier"]
     assert stake == stake_of(result["events"])
     for name, inc in result["events"]:
         assert isinstance(inc, str) and inc.startswith("+") and int(inc) > 0
-        if flow.solo:
+        if roles["solo"]:
             assert name == "show-solo" and inc == "+9"
     if result.get("auto_win"):
         assert stake == 1 and result["events"] == []
@@ -87,19 +87,19 @@ def check_result(g: ddz.Game) -> None:
     scores = result["scores"]
     for s in range(N):
         assert (scores[s] > 0) == (s in winners)
-    if flow.solo:
-        (landlord,) = flow.landlords
+    if roles["solo"]:
+        (landlord,) = roles["landlords"]
         assert abs(scores[landlord]) == 5 * stake
         assert all(abs(scores[s]) == stake for s in range(N) if s != landlord)
     elif g.rules.preset == "six-player-2v4":
-        big, second = flow.landlords
+        big, second = roles["landlords"]
         assert abs(scores[big]) == 3 * stake and abs(scores[second]) == stake
         assert (big in winners) == (second in winners)
-        assert all(abs(scores[s]) == stake for s in range(N) if s not in flow.landlords)
+        assert all(abs(scores[s]) == stake for s in range(N) if s not in roles["landlords"])
     else:
-        assert all(abs(scores[s]) == 2 * stake for s in flow.landlords)
-        assert all(abs(scores[s]) == stake for s in range(N) if s not in flow.landlords)
-        main, counter = flow.main_landlord, flow.counter_landlord
+        assert all(abs(scores[s]) == 2 * stake for s in roles["landlords"])
+        assert all(abs(scores[s]) == stake for s in range(N) if s not in roles["landlords"])
+        main, counter = roles["main_landlord"], roles["counter_landlord"]
         assert len(winners) == 3 and (main in winners) != (counter in winners)
         assert sorted(result["sides"]["main"] + result["sides"]["counter"]) == list(range(N))
 
@@ -111,7 +111,7 @@ def test_random_and_greedy_deals_finish_and_score_to_zero(preset: str) -> None:
         for agents in ([RandomAgent(seed * 10 + i) for i in range(N)], [GreedyAgent()] * N):
             g = finish(ddz.Game(preset, seed=seed), agents)
             check_result(g)
-            solos += bool(g.flow.solo)
+            solos += bool(g.roles()["solo"])
             names = [e[0] for e in g.result["events"]]
             shows += any(n.startswith("show") for n in names)
             bombs += "bomb" in names
@@ -141,7 +141,7 @@ def all_pass(g: ddz.Game) -> None:
 def test_bomb_increments_one_per_card_over_six_and_three_for_tier_two() -> None:
     g = ddz.Game("six-player-2v4", deal=bomb_deal())
     start_play(g)
-    assert g.flow.landlords == [0, 3] and g.to_act == 0
+    assert g.roles()["landlords"] == [0, 3] and g.to_act == 0
     expected = []
     for play, event in [
         ("3333333", ["bomb", "+1"]),
@@ -174,14 +174,14 @@ def test_eight_jokers_add_six() -> None:
     start_play(g)
     g.step("XXXXDDDD")
     assert g.events == [["eight-jokers", "+6"]]
-    assert g.flow.dead_card is None
+    assert g.roles()["dead_card"] is None
 
 
 def test_no_bomb_increments_in_solo() -> None:
     deal = make_deal({0: "9hQs" + "3" * 9 + "XXXXD"}, marked="9h@0", secret="Qs@0")
     g = ddz.Game("six-player-2v4", deal=deal)
     start_play(g, shows=("no-show",))
-    assert g.flow.solo and g.flow.landlords == [0] and len(g.hands[0]) == 46
+    assert g.roles()["solo"] and g.roles()["landlords"] == [0] and len(g.hands[0]) == 46
     g.step("333333333")
     all_pass(g)
     g.step("XXXXD")
@@ -194,14 +194,14 @@ def test_seven_jokers_add_nine_and_kill_the_last_joker() -> None:
     start_play(g)
     g.step("XXXXDDD")
     assert g.events == [["seven-jokers", "+9"]]
-    assert g.flow.dead_card == {"seat": 2, "card": "D"}
+    assert g.roles()["dead_card"] == {"seat": 2, "card": "D"}
     assert "D" not in g.hands[2] and len(g.hands[2]) == 33
     for seat in range(N):
         obs = g.observation(seat)
         assert obs["dead_card"] == {"seat": 2, "card": "D"}
         assert obs["hand_sizes"][2] == 33
     again = ddz.Game.from_json(g.to_json())
-    assert again.hands == g.hands and again.flow.dead_card == g.flow.dead_card
+    assert again.hands == g.hands and again.roles()["dead_card"] == g.roles()["dead_card"]
 
 
 def test_seven_joker_dead_card_can_empty_a_hand_and_end_the_deal() -> None:
@@ -253,7 +253,7 @@ def test_show_hand_adds_three_or_six_and_opens_the_hand(shows: tuple, event: lis
     start_play(g, shows=shows)
     assert g.events == event
     shown = [s for s, a in zip([0, 3], shows) if a == "show"]
-    assert g.flow.shown == shown
+    assert g.roles()["shown"] == shown
     for seat in range(N):
         seen = g.observation(seat)["seen_hands"]
         assert sorted(int(s) for s in seen) == [s for s in shown if s != seat]
@@ -271,7 +271,7 @@ def test_solo_show_adds_nine() -> None:
             for _ in range(N - 1):
                 g.step("pass")  # nobody bids: the public-mark holder is big landlord
             assert g.observation(1)["bid"] == 0
-        assert g.phase == "show" and g.to_act == 0 and g.flow.solo
+        assert g.phase == "show" and g.to_act == 0 and g.roles()["solo"]
         g.step("show")
         assert g.events == [["show-solo", "+9"]]
         assert g.observation(4)["seen_hands"] == {"0": text(g.hands[0])}
@@ -302,7 +302,7 @@ def test_bidding_starts_at_the_public_mark_and_the_best_bid_is_big_landlord() ->
     for action in ["bid:1", "pass", "bid:2", "pass", "pass", "pass"]:
         assert g.observation(0)["second_landlord"] is None
         g.step(action)
-    assert g.flow.landlords == [4]
+    assert g.roles()["landlords"] == [4]
     obs = g.observation(1)
     assert obs["big_landlord"] == 4 and obs["second_landlord"] is None and obs["solo"] is True
     assert obs["bid"] == 2
@@ -416,7 +416,7 @@ def test_a_farmer_always_leads(main: int, counter: int, leader: int) -> None:
     g = ddz.Game("six-player-teams", deal=teams_deal(main=main, counter=counter))
     while g.phase != "play":
         g.step(g.legal_actions()[0])
-    assert g.to_act == leader and leader not in g.flow.landlords
+    assert g.to_act == leader and leader not in g.roles()["landlords"]
 
 
 def test_teams_scores_farmers_n_landlords_2n() -> None:
@@ -492,7 +492,7 @@ def test_a_farmers_view_does_not_depend_on_the_other_farmers_choices() -> None:
 
 def test_teams_solo_needs_no_sides() -> None:
     g = ddz.Game("six-player-teams", deal=teams_deal(main=2, counter=2))
-    assert g.flow.solo and g.phase == "show" and g.to_act == 2 and len(g.hands[2]) == 46
+    assert g.roles()["solo"] and g.phase == "show" and g.to_act == 2 and len(g.hands[2]) == 46
     g.step("no-show")
     assert g.phase == "play" and g.to_act == 1
     finish(g, [GreedyAgent()] * N)
@@ -608,7 +608,7 @@ def test_observations_hold_no_secret(preset: str) -> None:
         assert obs["secret_mark"] is None
         if preset == "six-player-2v4" and g.phase == "bid":
             assert obs["second_landlord"] is None and obs["landlords"] == []
-        if preset == "six-player-teams" and seat not in g.flow.landlords:
+        if preset == "six-player-teams" and seat not in g.roles()["landlords"]:
             assert obs["sides"] is None
         # Replaying is the slow part: swap before every decision, and at
         # one play in eight.

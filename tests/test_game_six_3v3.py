@@ -76,10 +76,10 @@ def run(g: ddz.Game, script: list[tuple[int, str]]) -> None:
 
 def expected_events(g: ddz.Game) -> list[list]:
     """The multiplier events, rebuilt from the record alone."""
-    if g.flow.base is None:
+    if g.roles()["base"] is None:
         return [["auto-win", 2]]
     bids = [int(a[4:]) for _, a, _ in g.actions if isinstance(a, str) and a.startswith("bid:")]
-    if g.flow.hidden_count == 2:
+    if g.roles()["hidden_count"] == 2:
         out = [["base", 3]]
     else:
         out = [["bid", max(bids, default=1)]]
@@ -134,7 +134,7 @@ def test_random_and_greedy_deals_finish_and_score_to_zero(preset: str) -> None:
         for agents in ([RandomAgent(seed * 10 + i) for i in range(6)], [GreedyAgent()] * 6):
             g = finish(ddz.Game(preset, seed=seed), agents)
             check_result(g)
-            seen.add((g.flow.hidden_count, len(g.flow.open_landlords)))
+            seen.add((g.roles()["hidden_count"], len(g.roles()["open_landlords"])))
     # every situation occurs: two hidden, one hidden, none (+ the 000 auto-win)
     assert seen == (
         {(2, 1), (1, 2), (0, 3), (0, 1)} if preset == NO_KITTY else {(2, 1), (1, 2), (0, 3)}
@@ -343,7 +343,7 @@ def test_forced_passes_keep_the_turn_order(preset: str) -> None:
         turns: list[tuple[int, int]] = []
         while g.phase == "bid":
             seat, barred = g.to_act, live(g).auction.barred
-            copies = [c for c in g.hands[seat] if c == g.flow.marked]
+            copies = [c for c in g.hands[seat] if c == g.roles()["marked"]]
             assert (seat in barred) == (bool(copies) or seat in live(g).open)
             legal = g.legal_actions()
             assert (legal == ["pass"]) == (seat in barred)
@@ -439,14 +439,14 @@ def test_bad_deals_are_value_errors() -> None:
         ddz.Game(KITTY, deal={**good, "marked": kitty_card, "first": holder})
     unmarked = {k: v for k, v in good.items() if k != "marked"}
     g = ddz.Game(KITTY, deal=unmarked, seed=3)  # drawn from seat `first`'s hand
-    marked = g.flow.marked
+    marked = g.roles()["marked"]
     assert marked in g.hands[0] and marked not in g.kitty and marked[0] not in "XD"
-    assert ddz.Game.from_json(g.to_json()).flow.marked == marked
+    assert ddz.Game.from_json(g.to_json()).roles()["marked"] == marked
 
 
 def test_random_marked_card_never_joker_and_never_in_the_kitty() -> None:
     for seed in range(300):
         g = ddz.Game(KITTY, seed=seed)
-        m = g.flow.marked
+        m = g.roles()["marked"]
         assert m[0] not in "XD" and m not in reference(g).deals[-1].kitty
         assert m in reference(g).deals[-1].hands[live(g).holder]

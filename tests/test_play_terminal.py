@@ -96,7 +96,7 @@ def test_a_whole_deal_at_80_by_24_with_hostile_input() -> None:
     assert "no such option" in text
     # The end: a score table, not Python lists.
     table = text[text.rindex("result") :]
-    rows = re.findall(r"^\W*(\d)\W+([a-z ]*?)\s*│\s*(\d+)\s*│\s*([+-]\d+)", table, re.M)
+    rows = re.findall(r"^\W*(\d)\W+([a-z ,]*?)\s*│\s*(\d+)\s*│\s*([+-]\d+)", table, re.M)
     assert [int(seat) for seat, *_ in rows] == list(range(6))
     assert sum(int(score) for *_, score in rows) == 0
     assert "[[" not in table and "winners [" not in text

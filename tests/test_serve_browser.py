@@ -1,26 +1,47 @@
-"""The browser table at /, in a real headless Chromium (Debian's chromium
-and chromium-driver, driven by selenium): a person's whole deal, made and
-played by clicking, with nothing loaded from another host.
+"""The browser table in a real headless Chromium (Debian's chromium and
+chromium-driver, driven by selenium), for every preset: a whole deal made in
+the lobby and played by clicking, the layout at 1280×900 and at 390×844
+(no two of hand, trick, buttons and seats overlap, all inside the screen),
+no text that looks like JSON, no console error or missing word, nothing
+fetched from another host; then replays, invitations, the lobby, 中文.
+
+One browser session serves every test, and the bots play most turns, so
+the whole file stays near two minutes on a two-core machine.
+
+``DDZ_SCREENSHOTS=docs/screenshots python -m pytest tests/test_serve_browser.py``
+also writes each preset's table at both sizes there (docs/server.md shows them).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from serve_helpers import Server
+from serve_helpers import Server, bearer
+
+import ddz
+from ddz.agents import RandomAgent
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DEAL_SECONDS = 60
+DEAL_SECONDS = 90
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+SHOTS = os.environ.get("DDZ_SCREENSHOTS")
+#: Text a person should never read: JSON punctuation, raw field names, a missing word.
+JSONISH = re.compile(r'[{}\[\]"]|\b[a-z]+_[a-z_]+\b|\b(?:true|false|null|undefined|NaN)\b|\?')
 
 if not os.path.exists(CHROMEDRIVER) and not os.environ.get("CI"):
     pytest.skip(
@@ -44,105 +65,671 @@ def browser():
         "--headless=new",
         "--no-sandbox",
         "--disable-dev-shm-usage",
-        "--window-size=1200,900",
         "--disable-gpu",
+        "--window-size=1280,900",
+        "--lang=en-US",
     ):
         options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # The system chromedriver, named: selenium-manager must not download anything.
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(20)
+    driver.set_script_timeout(15)
     yield driver
     driver.quit()
 
 
-def page_state(driver) -> dict:
-    return driver.execute_script("return window.ddz.view;") or {}
+@pytest.fixture
+def page(browser, server):
+    """The browser at the lobby in English, on a desktop screen; afterwards
+    nothing in the console but what the page may say, and no other host."""
+    viewport(browser, "desktop")
+    browser.get(server.base + "/")
+    browser.execute_script("localStorage.clear(); localStorage.setItem('ddz-lang', 'en');")
+    browser.get(server.base + "/")
+    browser.get_log("browser")  # start clean
+    yield browser
+    logs = browser.get_log("browser")
+    bad = [e for e in logs if e["level"] == "SEVERE" or "ddz:" in e["message"]]
+    assert not bad, json.dumps(bad, indent=1)
+    assert hosts_loaded(browser) <= {f"127.0.0.1:{server.port}"}
+
+
+# ---- helpers -------------------------------------------------------------------------
+def viewport(driver, size: str) -> None:
+    width, height = SIZES[size]
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    WebDriverWait(driver, 5).until(
+        lambda d: d.execute_script("return [innerWidth, innerHeight]") == [width, height]
+    )
+
+
+def live_view(driver) -> dict:
+    return driver.execute_script("return window.ddz.live.view;") or {}
 
 
 def hosts_loaded(driver) -> set[str]:
     urls = driver.execute_script(
         "return performance.getEntriesByType('resource').map(e => e.name).concat([location.href]);"
     )
-    return {urlparse(u).netloc for u in urls if not u.startswith("data:")}
+    return {urlparse(u).netloc for u in urls if not u.startswith(("data:", "blob:"))}
 
 
-@pytest.mark.parametrize(("preset", "seat"), [("classic", 1), ("laizi", 0)])
-def test_a_whole_deal_played_by_clicking(server: Server, browser, preset: str, seat: int) -> None:
-    browser.get(server.base + "/")
-    browser.execute_script("localStorage.clear();")
-    browser.get(server.base + "/")
-    wait = WebDriverWait(browser, 10)
-    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#preset option[value='{preset}']"))
-    Select(browser.find_element(By.ID, "preset")).select_by_value(preset)
-    Select(browser.find_element(By.ID, "seat")).select_by_value(str(seat))
-    browser.find_element(By.ID, "seed").send_keys("5")
-    browser.find_element(By.ID, "new").click()
-    wait.until(lambda d: page_state(d).get("observation"))
-    cards = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
-    assert cards and any(c.text[-1] in "♦♣♥♠" for c in cards)  # the hand with suits
-    assert any("red" in c.get_attribute("class") for c in cards)
-    assert len(browser.find_elements(By.CSS_SELECTOR, "#seats .seat")) == 3
+def wait_for(driver, test, seconds: float = 10):
+    return WebDriverWait(driver, seconds, poll_frequency=0.02).until(test)
+
+
+def by_testid(driver, name: str):
+    return driver.find_element(By.CSS_SELECTOR, f"[data-testid='{name}']")
+
+
+def sit(driver, server: Server, table: str, token: str) -> None:
+    """Open a table made through the API at seat 0, as if this browser made it."""
+    driver.execute_script(
+        "localStorage.setItem('ddz-seats',"
+        " JSON.stringify({[arguments[0]]: {seat: 0, token: arguments[1], others: {}}}));",
+        table,
+        token,
+    )
+    driver.get(f"{server.base}/t/{table}")
+
+
+def new_table(driver, preset: str, seed: int, people: int = 1, bots: str = "greedy") -> str:
+    """Make a table in the lobby's form, as a person would; returns its id."""
+    wait_for(
+        driver,
+        lambda d: d.find_elements(
+            By.CSS_SELECTOR, f"[data-testid=preset] option[value='{preset}']"
+        ),
+    )
+    Select(by_testid(driver, "preset")).select_by_value(preset)
+    Select(by_testid(driver, "bots")).select_by_value(bots)
+    Select(driver.find_element(By.ID, "people")).select_by_value(str(people))
+    seed_box = driver.find_element(By.ID, "seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
+    by_testid(driver, "new-table").click()
+    wait_for(driver, lambda d: live_view(d).get("observation"))
+    return live_view(driver)["table"]
+
+
+LAYOUT = """
+const boxes = [];
+const add = (name, el) => {
+  if (!el) return;
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) boxes.push([name, r.left, r.top, r.right, r.bottom]);
+};
+add('hand', document.querySelector('[data-testid=hand]'));
+add('trick', document.querySelector('[data-testid=trick]'));
+add('result', document.querySelector('[data-testid=result]'));
+document.querySelectorAll('#controls button, #controls a, #controls input').forEach(
+  (b) => add('button ' + (b.dataset.action || b.id), b));
+document.querySelectorAll('[data-testid^=seat-]').forEach((s) => add(s.dataset.testid, s));
+const root = document.documentElement;
+return {boxes, scroll: [root.scrollWidth, root.scrollHeight], screen: [innerWidth, innerHeight]};
+"""
+
+
+def check_layout(driver, where: str) -> None:
+    """No two of hand, trick, buttons, seats (and the result) overlap; each
+    lies inside the screen, and the page does not scroll."""
+    got = driver.execute_script(LAYOUT)
+    width, height = got["screen"]
+    assert got["scroll"][0] <= width and got["scroll"][1] <= height, (where, got["scroll"])
+    boxes = got["boxes"]
+    assert any(b[0] == "hand" for b in boxes) or where.startswith("spectator"), (where, boxes)
+    for name, left, top, right, bottom in boxes:
+        assert left >= -0.5 and top >= -0.5, (where, name, left, top)
+        assert right <= width + 0.5 and bottom <= height + 0.5, (where, name, right, bottom)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            overlap_w = min(a[3], b[3]) - max(a[1], b[1])
+            overlap_h = min(a[4], b[4]) - max(a[2], b[2])
+            inside = overlap_w > 0.5 and overlap_h > 0.5
+            assert not inside, f"{where}: {a[0]} overlaps {b[0]}: {a} {b}"
+
+
+def check_words(driver, where: str) -> None:
+    text = driver.find_element(By.TAG_NAME, "body").text
+    found = JSONISH.search(text)
+    assert found is None, f"{where}: {found.group(0)!r} in the page's text:\n{text}"
+
+
+def check_both_sizes(driver, where: str, shot: str | None = None) -> None:
+    for size in SIZES:
+        viewport(driver, size)
+        if SHOTS and shot:
+            save_shot(driver, f"{shot}-{size}")
+        check_layout(driver, f"{where} at {size}")
+        check_words(driver, f"{where} at {size}")
+    viewport(driver, "desktop")
+
+
+def save_shot(driver, name: str) -> None:
+    out = Path(SHOTS) / f"{name}.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(out))
+    # A palette of colours makes the PNG a quarter of the size (Debian's pngquant).
+    if shutil.which("pngquant"):
+        subprocess.run(
+            ["pngquant", "--quality", "50-80", "--force", "--output", str(out), str(out)],
+            check=False,
+        )
+
+
+def count_cards(text: str) -> int:
+    return sum(c not in "dchs" for c in text)
+
+
+#: Every card text a hand can show: suited ranks, the jokers X and D, laizi L.
+DECK = {r + s for r in "3456789TJQKA2" for s in "dchs"} | {"X", "D", "L"}
+
+
+HAND_CARDS = (
+    "return [...document.querySelectorAll('[data-testid=hand] .card')].map((c) => c.dataset.card);"
+)
+
+
+def cards_to_pick(driver, play: str) -> list[int]:
+    """The hand's indices of a play's cards, lowest suits first (the hand's order)."""
+    cards = driver.execute_script(HAND_CARDS)
+    want: list[int] = []
+    for rank in [c for c in play.split("=")[0] if c not in "dchs"]:
+        found = next((i for i, c in enumerate(cards) if c[0] == rank and i not in want), None)
+        assert found is not None, f"no {rank} left to select for {play} in {cards}"
+        want.append(found)
+    return sorted(want)
+
+
+def selected(driver) -> list[int]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('[data-testid=hand] .card.selected')]"
+        ".map((c) => Number(c.dataset.index));"
+    )
+
+
+def click_cards(driver, play: str) -> None:
+    """Select a play's cards in the hand by clicking them."""
+    want = cards_to_pick(driver, play)
+    for i in want:
+        driver.find_element(By.CSS_SELECTOR, f"[data-testid=hand] .card[data-index='{i}']").click()
+    assert selected(driver) == want
+
+
+def key_cards(driver, play: str) -> None:
+    """The same with the keyboard: arrows to each card, Space to select it."""
+    want = cards_to_pick(driver, play)
+    first = driver.find_element(By.CSS_SELECTOR, "[data-testid=hand] .card[tabindex='0']")
+    at = int(first.get_attribute("data-index"))
+    driver.execute_script("arguments[0].focus();", first)
+    for i in want:
+        key = Keys.ARROW_RIGHT if i > at else Keys.ARROW_LEFT
+        for _ in range(abs(i - at)):
+            driver.switch_to.active_element.send_keys(key)
+        at = i
+        driver.switch_to.active_element.send_keys(Keys.SPACE)
+    assert selected(driver) == want
+
+
+BRIEF = """const v = window.ddz.live.view;
+if (!v) return null;
+const o = v.observation;
+return {version: v.version, phase: o.phase, legal: o.legal_actions || null,
+        message: (m => m.hidden ? '' : m.textContent)(document.getElementById('message'))};"""
+#: Waits in the page (one command, not a poll from here) for a view newer than arguments[0].
+NEWER = (
+    "const [before, done] = arguments; const t0 = Date.now();"
+    "(function wait() { const v = window.ddz.live.view;"
+    " if ((v && v.version > before) || Date.now() - t0 > 10000) done(null);"
+    " else setTimeout(wait, 10); })();"
+)
+
+
+def take_turn(driver, legal: list[str], phase: str, turn: int, keyboard: bool) -> None:
+    """One turn by clicking: a decision's button, else cards and Play (or Pass)."""
+    if phase != "play":
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('#decisions [data-action]')]"
+            ".map((b) => [b.dataset.action, b.textContent]);"
+        )
+        assert sorted(a for a, _ in shown) == sorted(legal)
+        assert all(
+            text and text != action for action, text in shown if ":" in action or "-" in action
+        ), shown
+        choice = "bid:3" if "bid:3" in legal else "call" if "call" in legal else legal[0]
+        driver.find_element(By.CSS_SELECTOR, f"#decisions [data-action='{choice}']").click()
+        return
+    plays = [a for a in legal if a != "pass"]
+    if not plays:
+        driver.find_element(By.CSS_SELECTOR, "#decisions [data-action='pass']").click()
+        return
+    if turn % 2 == 0:  # the hint selects the engine's first advice
+        by_testid(driver, "hint").click()
+        wait_for(driver, lambda d: selected(d))
+    else:  # the play with the most cards, to end the deal sooner
+        biggest = max(plays, key=lambda a: count_cards(a.split("=")[0]))
+        (key_cards if keyboard else click_cards)(driver, biggest)
+    by_testid(driver, "play").click()
+    choices = driver.find_elements(By.CSS_SELECTOR, "#choices .choice")
+    if choices:  # one set of cards, several readings: pick one
+        choices[0].click()
+
+
+def play_deal(driver, preset: str, keyboard: bool = False) -> dict:
+    """Play this seat's turns by clicking until the deal is over; checks the
+    layout at both sizes at the first play of a card."""
     deadline = time.monotonic() + DEAL_SECONDS
-    plays = 0
+    turn = 0
+    checked = False
     while True:
         assert time.monotonic() < deadline, "the deal did not end in time"
-        view = page_state(browser)
-        obs = view["observation"]
-        if obs["phase"] == "over":
-            break
-        if "legal_actions" not in obs:
-            time.sleep(0.05)  # the bots are on it; the page waits for a push
+        brief = driver.execute_script(BRIEF)
+        assert not brief["message"], brief["message"]
+        if brief["phase"] == "over":
+            return live_view(driver)
+        if brief["legal"] is None:  # someone else is to act: wait for a push
+            driver.execute_async_script(NEWER, brief["version"])
             continue
-        version = view["version"]
-        legal = obs["legal_actions"]
-        if obs["phase"] != "play":
-            # bids and other decisions are buttons: bid the most, so the deal goes on
-            buttons = browser.find_elements(By.CSS_SELECTOR, "#decisions .decision")
-            assert sorted(b.get_attribute("data-action") for b in buttons) == sorted(legal)
-            bids = [b for b in buttons if b.get_attribute("data-action").startswith("bid:")]
-            (bids[-1] if bids else buttons[0]).click()
-        else:
-            play = next((a for a in legal if a != "pass"), None)
-            if play is None:
-                browser.find_element(By.CSS_SELECTOR, "#decisions [data-action='pass']").click()
-            else:
-                click_cards(browser, play.split("=")[0])
-                browser.find_element(By.ID, "play").click()
-                choices = browser.find_elements(By.CSS_SELECTOR, "#choices .choice")
-                if choices:  # one set of cards, several readings: pick one
-                    choices[0].click()
-                plays += 1
-        wait.until(lambda d, before=version: page_state(d)["version"] > before)
-        assert browser.find_element(By.ID, "message").text == ""
-    assert plays > 0
-    result = browser.find_element(By.ID, "result")
-    assert result.is_displayed()
-    assert browser.find_element(By.ID, "outcome").text in ("You win", "You lose")
-    scores = browser.find_element(By.ID, "scores").text
-    for score in view["observation"]["result"]["scores"]:
-        assert str(score) in scores
-    info = browser.find_element(By.ID, "info").text
-    assert "multiplier" in info and "landlord" in info
-    record = server.http.get(f"/tables/{view['table']}/record").json()
-    assert len(record["actions"]) == view["version"]
-    assert hosts_loaded(browser) == {f"127.0.0.1:{server.port}"}
-    logs = browser.get_log("browser")
-    assert not [e for e in logs if e["level"] == "SEVERE"], json.dumps(logs)
+        if brief["phase"] == "play" and not checked:
+            check_both_sizes(driver, f"{preset} in play", shot=preset)
+            checked = True
+        take_turn(driver, brief["legal"], brief["phase"], turn, keyboard)
+        turn += 1
+        driver.execute_async_script(NEWER, brief["version"])
 
 
-def click_cards(browser, play: str) -> None:
-    """Select a play's cards in the hand by clicking them, as a person would."""
-    wanted = [c for c in play if c not in "dchs"]
-    taken: set[int] = set()
-    for rank in wanted:
-        for card in browser.find_elements(By.CSS_SELECTOR, "#hand .card"):
-            index = int(card.get_attribute("data-index"))
-            if index not in taken and card.get_attribute("data-card")[0] == rank:
-                card.click()
-                taken.add(index)
-                break
-        else:
-            raise AssertionError(f"no {rank} left in the hand for {play}")
+# ---- every preset ------------------------------------------------------------------------
+FINISHED: dict[str, tuple[str, int]] = {}
+
+
+@pytest.mark.parametrize("preset", ddz.PRESETS)
+def test_a_whole_deal_played_by_clicking(page, server: Server, preset: str) -> None:
+    table = new_table(page, preset, seed=5)
+    players = ddz.Rules(preset).players
+    seats = page.find_elements(By.CSS_SELECTOR, "[data-testid^=seat-]")
+    assert sorted(s.get_attribute("data-testid") for s in seats) == [
+        f"seat-{s}" for s in range(players)
+    ]
+    hand = page.find_elements(By.CSS_SELECTOR, "[data-testid=hand] [data-card]")
+    assert len(hand) == count_cards(live_view(page)["observation"]["hand"]) > 0
+    assert {c.get_attribute("data-card") for c in hand} <= DECK
+    view = play_deal(page, preset, keyboard=preset == "laizi")
+    obs = view["observation"]
+    result = obs["result"]
+    # The end: the result, every seat's cards face up, the kitty face up, nothing stale.
+    wait_for(page, lambda d: by_testid(d, "result").is_displayed())
+    outcome = page.find_element(By.ID, "outcome").text
+    assert outcome == ("You win" if 0 in result["winners"] else "You lose")
+    scores = by_testid(page, "result").text
+    for score, total in zip(result["scores"], view["scores"]):
+        assert (f"+{score}" if score > 0 else str(score)) in scores
+        assert (f"+{total}" if total > 0 else str(total)) in scores
+    assert by_testid(page, "multiplier").text == f"×{result['multiplier']}"
+    assert not by_testid(page, "trick").is_displayed()  # no stale play to beat
+    wait_for(
+        page,
+        lambda d: d.execute_script(
+            "return Boolean(window.ddz.live.finalHands && window.ddz.live.finalHands.hands)"
+        ),
+    )
+    for s in range(1, players):
+        shown = page.find_elements(By.CSS_SELECTOR, f"[data-testid=seat-{s}] .left [data-card]")
+        assert len(shown) == obs["hand_sizes"][s], (s, len(shown), obs["hand_sizes"])
+    kitty = ddz.Rules(preset).kitty
+    if kitty:
+        assert len(by_testid(page, "kitty").find_elements(By.CSS_SELECTOR, "[data-card]")) == kitty
+    assert by_testid(page, "next-deal").is_displayed()
+    replay = by_testid(page, "replay")
+    assert replay.get_attribute("href").endswith(f"/replay/{table}/0")
+    check_both_sizes(page, f"{preset} over", shot=f"{preset}-over" if preset == "classic" else None)
+    record = server.http.get(f"/tables/{table}/record").json()
+    assert len(record["actions"]) == len(
+        [e for e in ddz.Game.from_json(json.dumps(record)).actions]
+    )
+    FINISHED[preset] = (table, players)
+    if preset == "classic":  # the next deal starts clean
+        by_testid(page, "next-deal").click()
+        wait_for(page, lambda d: live_view(d)["deal"] == 1)
+        assert not by_testid(page, "result").is_displayed()
+        assert by_testid(page, "kitty").find_elements(By.CSS_SELECTOR, ".back")
+        assert page.find_elements(By.CSS_SELECTOR, "[data-testid=seat-1] .left .back")
+
+
+def test_history_is_oldest_first_in_words(page, server: Server) -> None:
+    table, tokens = server.create("classic", seed=11, bots={"1": "greedy", "2": "greedy"})
+    sit(page, server, table, tokens["0"])
+    wait_for(page, lambda d: live_view(d).get("observation"))
+    page.find_element(By.ID, "show-history").click()
+    history = live_view(page)["observation"]["history"]
+    items = by_testid(page, "history").find_elements(By.TAG_NAME, "li")
+    assert len(items) == len(history) > 0
+    assert items[0].text.startswith(f"Seat {history[0][0] + 1}")
+    check_words(page, "history")
+    page.find_element(By.ID, "close-drawer").click()
+
+
+# ---- replays -----------------------------------------------------------------------------------
+def test_replay_steps_through_a_finished_deal(page, server: Server) -> None:
+    table, players = FINISHED.get("six-player-2v4") or pytest.skip("needs the deal played above")
+    page.get(f"{server.base}/replay/{table}/0")
+    slider = wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "input[type=range]"))
+    wait_for(page, lambda d: int(slider.get_attribute("max")) > 0)
+    frames = page.execute_script("return window.ddz.rep.data.frames;")
+    assert int(slider.get_attribute("max")) == len(frames) - 1
+    # Every hand open from the start: the bottom seat's in the hand, the others' at their seats.
+    assert len(by_testid(page, "hand").find_elements(By.CSS_SELECTOR, "[data-card]")) == 34
+    for s in range(1, players):
+        assert (
+            len(page.find_elements(By.CSS_SELECTOR, f"[data-testid=seat-{s}] .left [data-card]"))
+            == 34
+        )
+    page.find_element(By.ID, "last").click()
+    wait_for(page, lambda d: by_testid(d, "result").is_displayed())
+    page.find_element(By.ID, "back").click()
+    assert page.find_element(By.ID, "step").text == f"Step {len(frames) - 2} of {len(frames) - 1}"
+    assert not by_testid(page, "result").is_displayed()
+    page.execute_script(
+        "const s = arguments[0]; s.value = 3; s.dispatchEvent(new Event('input'));", slider
+    )
+    assert page.find_element(By.ID, "step").text == f"Step 3 of {len(frames) - 1}"
+    for s in range(1, players):
+        shown = page.find_elements(By.CSS_SELECTOR, f"[data-testid=seat-{s}] .left [data-card]")
+        assert len(shown) == count_cards(frames[3]["hands"][s])
+    check_both_sizes(page, "replay", shot="replay")
+
+
+def test_a_record_dropped_on_the_page_replays(page, server: Server) -> None:
+    game = ddz.play("laizi", [RandomAgent(s) for s in range(3)], seed=2)
+    page.execute_script(
+        """const file = new File([arguments[0]], 'deal.json', {type: 'application/json'});
+        const data = new DataTransfer(); data.items.add(file);
+        document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));""",
+        game.to_json(),
+    )
+    wait_for(
+        page,
+        lambda d: (
+            d.execute_script("return window.ddz.rep.data && window.ddz.rep.data.preset") == "laizi"
+        ),
+    )
+    page.find_element(By.ID, "last").click()
+    assert by_testid(page, "result").is_displayed()
+    assert by_testid(page, "multiplier").text == f"×{game.result['multiplier']}"
+    # a file that is no record says so, in words
+    page.execute_script(
+        """const file = new File(['{"format": 1}'], 'x.json');
+        const data = new DataTransfer(); data.items.add(file);
+        document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));"""
+    )
+    message = wait_for(
+        page,
+        lambda d: (
+            d.find_element(By.ID, "message").is_displayed() and d.find_element(By.ID, "message")
+        ),
+    )
+    assert "not a replayable record" in message.text
+    page.get_log("browser")  # the refused upload's 422 is logged by Chromium itself
+
+
+def test_ddz_replay_serves_a_record_file(page, server: Server, tmp_path: Path) -> None:
+    from serve_helpers import free_port
+
+    game = ddz.play("classic", [RandomAgent(s) for s in range(3)], seed=4)
+    record = tmp_path / "deal.json"
+    record.write_text(game.to_json())
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ddz", "replay", str(record), "--port", str(port), "--no-browser"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith(f"http://127.0.0.1:{port}/replay?local="), url
+        page.get(url)
+        wait_for(
+            page,
+            lambda d: (
+                d.execute_script("return window.ddz.rep.data && window.ddz.rep.data.frames.length")
+                == len(game.actions) + 1
+            ),
+        )
+        page.get(server.base + "/")  # back to the test server, whose host the teardown checks
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+# ---- people ------------------------------------------------------------------------------
+def test_invitation_lobby_and_spectators(page, server: Server) -> None:
+    table = new_table(page, "classic", seed=9, people=2)
+    page.find_element(By.ID, "show-invite").click()
+    links = [
+        i.get_attribute("value") for i in page.find_elements(By.CSS_SELECTOR, "#invites input")
+    ]
+    invite = next(u for u in links if "#token=" in u)
+    spectate = next(u for u in links if "#" not in u)
+    assert urlparse(invite).path == f"/t/{table}" and urlparse(spectate).path == f"/t/{table}"
+    # Offer the invited seat in the lobby, then take it from there as someone else.
+    page.find_element(By.CSS_SELECTOR, "#invites button.offer").click()
+    wait_for(
+        page,
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, "#invites button.offer").get_attribute("data-offered")
+            == "yes"
+        ),
+    )
+    page.execute_script("localStorage.removeItem('ddz-seats');")
+    page.get(server.base + "/")
+    take = wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#open-tables button.take"))
+    take[0].click()
+    wait_for(page, lambda d: live_view(d).get("seat") == 1)
+    assert page.find_element(By.CSS_SELECTOR, "[data-testid=seat-1] .name").text == "You"
+    # The invitation link takes the seat too (the lobby's offer is gone once taken).
+    page.execute_script("localStorage.removeItem('ddz-seats');")
+    page.get(invite)
+    wait_for(page, lambda d: live_view(d).get("seat") == 1)
+    assert "#" not in page.current_url  # the token leaves the address bar
+    # A spectator sees no hand and every seat's card count.
+    page.execute_script("localStorage.removeItem('ddz-seats');")
+    page.get(spectate)
+    wait_for(page, lambda d: live_view(d).get("table") == table)
+    view = live_view(page)
+    assert view["seat"] is None and "hand" not in view["observation"]
+    assert not by_testid(page, "hand").is_displayed()
+    for s, size in enumerate(view["observation"]["hand_sizes"]):
+        assert by_testid(page, f"seat-{s}").find_element(By.CSS_SELECTOR, ".count").text == str(
+            size
+        )
+    check_both_sizes(page, "spectator")
+
+
+# ---- words -------------------------------------------------------------------------------
+def observed_words(seeds: int = 6) -> dict[str, set]:
+    """Role keys per preset, event names, decisions per phase, phases and kinds
+    that whole deals of every preset show."""
+    found: dict[str, set] = {"event": set(), "phase": set(), "kind": set(), "decision": set()}
+    for preset in ddz.PRESETS:
+        keys: set[str] = set()
+        for seed in range(seeds):
+            rules = ddz.Rules(preset)
+            game = ddz.Game(rules, seed=seed)
+            agents = [RandomAgent(seed * 10 + s) for s in range(rules.players)]
+            while True:
+                for s in range(rules.players):
+                    keys |= set(game.observation(s))
+                found["phase"].add(game.phase)
+                if game.phase == "over":
+                    keys |= set(game.result)
+                    found["event"] |= {name for name, _ in game.result["events"]}
+                    break
+                legal = game.legal_actions()
+                for a in legal:
+                    if isinstance(a, ddz.Move):
+                        found["kind"].add(a.kind)
+                    elif not str(a).startswith("bid:"):
+                        found["decision"].add((game.phase, str(a)))
+                game.step(agents[game.to_act].act(game.observation(game.to_act), legal))
+        found[preset] = keys
+    return found
+
+
+def test_every_role_event_and_decision_has_words(page) -> None:
+    seen = observed_words()
+    got = page.execute_script(
+        """const w = await import('/static/words.js');
+        const roles = await import('/static/roles.js');
+        const out = {};
+        for (const [preset, keys] of Object.entries(arguments[0])) {
+          w.declareRoles(preset, arguments[5][preset]);
+          const shown = (k) => {
+            const s = w.roleSchema(preset, k);
+            if (!s || !s.label) return false;
+            if (s.type === 'word' || s.type === 'sides') return Boolean(s.values);
+            if (s.type === 'flag') return Boolean(s.yes || s.label);
+            return true;
+          };
+          out[preset] = keys.filter((k) => !roles.COMMON_FIELDS.has(k) && !shown(k));
+        }
+        out.event = arguments[1].filter((e) => !w.known('event', e));
+        out.phase = arguments[2].filter((p) => !w.known('phase', p));
+        out.kind = arguments[3].filter((k) => !w.known('kind', k));
+        out.decision = arguments[4].filter(
+          ([p, a]) => !w.known('action', p + ':' + a) && !w.known('action', a));
+        return out;""",
+        {p: sorted(seen[p]) for p in ddz.PRESETS},
+        sorted(seen["event"]),
+        sorted(seen["phase"]),
+        sorted(seen["kind"]),
+        sorted(seen["decision"]),
+        {p: ddz.Rules(p).roles() for p in ddz.PRESETS},
+    )
+    assert all(not v for v in got.values()), got
+    # The page's schema is the engine's declaration with the page's
+    # presentation over it.
+    mark = page.execute_script(
+        """const w = await import('/static/words.js');
+        w.declareRoles('six-player-2v4', arguments[0]);
+        return w.roleSchema('six-player-2v4', 'public_mark');""",
+        ddz.Rules("six-player-2v4").roles(),
+    )
+    assert mark == {"type": "seat_card", "label": {"en": "Public mark", "zh": "明牌"}}
+
+
+def test_every_word_in_both_languages(page) -> None:
+    missing = page.execute_script(
+        """const w = await import('/static/words.js');
+        const bad = [];
+        const text = (x) => typeof x === 'string' && x.length > 0;
+        const pair = (where, v) => { if (!v || !text(v.en) || !text(v.zh)) bad.push(where); };
+        for (const [k, v] of Object.entries(w.ALL_WORDS.ui)) pair('ui.' + k, v);
+        for (const [g, group] of Object.entries(w.ALL_WORDS.groups)) {
+          for (const [k, v] of Object.entries(group)) pair(g + '.' + k, v);
+        }
+        const special = Object.values(w.ROLES_BY_PRESET).flatMap(Object.entries);
+        for (const [k, s] of [...Object.entries(w.ROLES), ...special]) {
+          if (s.type === 'alias') continue;
+          if (s.label) pair('role.' + k, s.label);
+          for (const extra of ['others', 'yes', 'no']) {
+            if (s[extra]) pair(`role.${k}.${extra}`, s[extra]);
+          }
+          for (const [v, words] of Object.entries(s.values || {})) pair(`role.${k}.${v}`, words);
+        }
+        return bad;"""
+    )
+    assert missing == []
+
+
+WORDS_OUTSIDE_CARDS = """
+const out = [];
+const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+  const parent = n.parentElement;
+  if (parent.closest('.card, script, [hidden]') || !parent.getClientRects().length) continue;
+  out.push(n.textContent);
+}
+return out.join(' ');"""
+
+
+def test_the_page_in_chinese(page, server: Server) -> None:
+    page.execute_script("localStorage.removeItem('ddz-lang');")
+    page.find_element(By.ID, "lang").click()  # English -> 中文
+    wait_for(page, lambda d: by_testid(d, "new-table").text == "开新桌")
+    assert page.execute_script("return document.documentElement.lang") == "zh-CN"
+    new_table(page, "six-player-teams", seed=3)
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=seat-0] .name"))
+    # The words outside the cards (whose ranks are letters); "ddz" is the
+    # name; the language button names the other language.
+    text = page.execute_script(WORDS_OUTSIDE_CARDS)
+    english = [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in ("ddz", "English")]
+    assert not english, english
+    check_both_sizes(page, "中文", shot="six-player-teams-zh")
+    page.find_element(By.ID, "lang").click()
+    wait_for(
+        page, lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid=seat-0] .name").text == "You"
+    )
+
+
+def test_a_chinese_browser_starts_in_chinese(page, server: Server) -> None:
+    agent = page.execute_script("return navigator.userAgent")
+
+    def languages(accept: str) -> None:
+        page.execute_cdp_cmd(
+            "Network.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": accept}
+        )
+
+    page.execute_script("localStorage.removeItem('ddz-lang');")
+    languages("zh-CN,zh")
+    try:
+        page.get(server.base + "/")
+        assert page.execute_script("return navigator.languages")[0] == "zh-CN"
+        wait_for(page, lambda d: by_testid(d, "new-table").text == "开新桌")
+    finally:
+        languages("en-US,en")
+        page.execute_script("localStorage.setItem('ddz-lang', 'en');")
+
+
+def test_cards_are_drawn_not_lettered(page) -> None:
+    """Tens as 10, both jokers and the wild card drawn by the page; a played
+    wild card shows the rank it stood for."""
+    got = page.execute_script(
+        """const c = await import('/static/cards.js');
+        const face = (card) => { const e = c.cardFace(card); return [e.textContent, e.title,
+          e.querySelectorAll('svg').length, e.className]; };
+        const row = c.playRow('5678L=45678');
+        const wild = row.querySelector('[data-card=L]');
+        return {ten: face('Th'), small: face('X'), big: face('D'), laizi: face('L'),
+                wild: [wild.textContent, wild.title], stands: c.playOf('522L=5222').stands};"""
+    )
+    assert got["ten"][0] == "10" and got["ten"][1] == "10 hearts" and got["ten"][2] == 2
+    assert got["small"][:3] == ["", "Small joker", 2] and "small" in got["small"][3]
+    assert got["big"][:3] == ["", "Big joker", 2] and "big" in got["big"][3]
+    assert got["laizi"][1] == "Wild card" and "wild" in got["laizi"][3]
+    assert got["wild"] == ["4", "wild card as 4"]
+    assert got["stands"] == ["2"]
+
+
+def test_hint_steps_through_the_engines_advice(page, server: Server) -> None:
+    table, tokens = server.create("classic", seed=3, bots={"1": "greedy", "2": "greedy"})
+    legal = server.view(table, tokens["0"])["observation"]["legal_actions"]
+    assert "bid:3" in legal
+    server.act(table, tokens["0"], "bid:3", "b")  # the landlord: it leads, with many plays
+    sit(page, server, table, tokens["0"])
+    wait_for(page, lambda d: (live_view(d).get("observation") or {}).get("legal_actions"))
+    advice = server.http.get(f"/tables/{table}/hints", headers=bearer(tokens["0"])).json()["hints"]
+    assert len(advice) >= 2
+    cards = page.execute_script(HAND_CARDS)
+    for expected in advice[:2]:
+        by_testid(page, "hint").click()
+        wait_for(
+            page,
+            lambda d, e=expected: sorted(cards[i][0] for i in selected(d)) == sorted(e["cards"]),
+        )
+    assert by_testid(page, "play").is_enabled()
 
 
 def test_docs_load_nothing_from_other_hosts(server: Server, browser) -> None:

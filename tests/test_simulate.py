@@ -45,9 +45,9 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
         if preset in THREE_V_THREE:
             landlord = reference_flow(game).holder
         elif preset in MARKED_SIX:
-            landlord = game.flow.landlords[0]
+            landlord = game.roles()["landlords"][0]
         else:
-            landlord = game.flow.landlord
+            landlord = game.roles()["landlord"]
         assert landlord == out["landlord"][i]
         landlord_won = landlord in game.result["winners"]
         assert out["winner_side"][i] == (0 if landlord_won else 1)
@@ -56,15 +56,15 @@ def test_recorded_deals_replay_through_game_with_the_same_outcome(preset: str, p
         if preset == "five-player":
             hidden = seat_with_role(game, "hidden-landlord")
             assert out["hidden_landlord"][i] == (-1 if hidden is None else hidden)
-            assert out["revealed"][i] == game.flow.revealed
+            assert out["revealed"][i] == game.roles()["revealed"]
         if preset in MARKED_SIX:
-            second = game.flow.landlords[1:]
+            second = game.roles()["landlords"][1:]
             key = "second_landlord" if preset == "six-player-2v4" else "counter_landlord"
             assert out[key][i] == (second[0] if second else -1)
         if preset == "five-player-3deck":
             deputy = seat_with_role(game, "deputy")
             assert out["deputy"][i] == (-1 if deputy is None else deputy)
-            assert out["revealed"][i] == game.flow.revealed
+            assert out["revealed"][i] == game.roles()["revealed"]
         if preset in THREE_V_THREE:
             check_3v3_roles(out, i, game)
 
@@ -217,7 +217,7 @@ def test_five_player_3deck_auto_wins_and_schemes_replay(scheme: str) -> None:
         game = ddz.Game.from_json(one["records"][0])
         assert game.result["auto_win"] in ("no-pair", "big-bomb", "no-bomb")
         assert game.result["scores"] == list(many["scores"][i])
-        assert game.flow.landlord == many["landlord"][i]
+        assert game.roles()["landlord"] == many["landlord"][i]
 
 
 def test_same_seed_same_results_whatever_the_threads() -> None:

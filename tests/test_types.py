@@ -34,18 +34,58 @@ def test_the_user_script_runs(capsys) -> None:
     assert capsys.readouterr().out.strip().isdigit()
 
 
+#: The Python type of each declared role type (`Rules.roles()`'s "type").
+ROLE_TYPES = {
+    "seat": int,
+    "seats": list[int],
+    "count": int,
+    "flag": bool,
+    "card": str,
+    "cards": str,
+    "word": str,
+    "seat_card": types.SeatCard,
+    "seat_reason": types.SeatReason,
+    "claims": list[types.HistoryEntry],
+    "sides": types.Sides,
+}
+
+
+def view_of(rules: ddz.Rules) -> type:
+    return types.OBSERVATION_VIEWS[(rules.flow, rules.farmers_pick_sides)]
+
+
 @pytest.mark.parametrize("preset", ddz.PRESETS)
-def test_views_and_results_hold_only_typed_keys(preset: str) -> None:
-    agents = [ddz.agents.RandomAgent(i) for i in range(ddz.Rules(preset).players)]
+def test_each_familys_view_types_the_roles_it_declares(preset: str) -> None:
+    rules = ddz.Rules(preset)
+    view = view_of(rules)
+    hints = typing.get_type_hints(view)
+    base = typing.get_type_hints(types.Observation)
+    declared = {r["key"]: ROLE_TYPES[r["type"]] for r in rules.roles()}
+    roles = set(hints) - set(base)
+    assert set(declared) <= roles
+    # A key the view has beyond these is one the family declares only for
+    # some rule sets: optional in the view.
+    assert roles - set(declared) <= view.__optional_keys__
+    for key, python_type in declared.items():
+        assert hints[key] == typing.Optional[python_type], key
+    # The same keys as the observations hold, in the declared order.
+    agents = [ddz.agents.RandomAgent(i) for i in range(rules.players)]
     game = ddz.play(preset, agents, 3)
-    observation = set(types.Observation.__annotations__) | set(
-        types._ObservationBase.__annotations__
-    )
-    for seat in range(game.rules.players):
-        assert set(game.observation(seat)) <= observation
+    for seat in range(rules.players):
+        obs = game.observation(seat)
+        roles = [k for k in obs if k not in base]
+        assert roles == list(declared)
     result = set(types.Result.__annotations__) | set(types._ResultBase.__annotations__)
     assert game.result is not None and set(game.result) <= result
     assert set(types._ObservationBase.__annotations__) <= set(game.observation(0))
+
+
+def test_the_teams_view_marks_bid_as_present_only_with_bidding() -> None:
+    # Six-player-teams declares `bid` only where the first landlord is bid for.
+    bidding = ddz.Rules("six-player-teams", landlord_bidding=True)
+    assert "bid" in [r["key"] for r in bidding.roles()]
+    assert "bid" not in [r["key"] for r in ddz.Rules("six-player-teams").roles()]
+    assert "bid" in types.SixPlayerTeamsObservation.__optional_keys__
 
 
 @pytest.mark.parametrize("preset", ddz.PRESETS)

@@ -12,7 +12,7 @@ from typing_extensions import disjoint_base
 
 # The exception family lives in ddz.errors; the extension raises it.
 from ddz.errors import IllegalAction as IllegalAction
-from ddz.types import Flow, Observation, Phase, Result
+from ddz.types import Flow, Observation, Phase, Result, RoleSpec
 
 __all__ = [
     "Rules",
@@ -219,6 +219,9 @@ class Rules:
     @property
     def flow(self) -> Flow:
         """The deal flow (docs/rules.md#flow); `preset` is a name only."""
+    def roles(self) -> list[RoleSpec]:
+        """The roles this rule set's observations hold, in their order
+        (docs/roles.md)."""
     @property
     def sequences(self) -> str: ...
     @property
@@ -395,7 +398,9 @@ class Table:
     @property
     def events(self) -> list[list[Any]]: ...
     def counts(self, seat: int) -> Cards: ...
-    def roles(self, seat: int) -> dict[str, Any]: ...
+    def roles(self, seat: int | None = None) -> dict[str, Any]:
+        """The roles as `seat` knows them (its observation's role keys); with
+        no seat, as the referee knows them, hidden roles included."""
     def hands_seen_by(self, seat: int) -> list[int]: ...
     def kitty_seen_by(self, seat: int) -> bool: ...
     def visible(self, viewer: int, seat: int, action: str) -> bool: ...

@@ -12,25 +12,6 @@ from ddz._ddz import simulate as _simulate
 from ddz.game.game import FORMAT
 from ddz.types import SimulateResult
 
-#: Role columns every preset's output holds, -1 where the role does not
-#: exist (the preset has none, or the deal did not name one): key, width.
-PADDED = (
-    ("hidden_landlord", None),
-    ("deputy", None),
-    ("second_landlord", None),
-    ("counter_landlord", None),
-    ("open_landlords", 3),
-    ("hidden_landlords", 2),
-)
-
-
-def _partner_key(rules: Rules) -> str | None:
-    """The name of the second landlord's column, by the rules' flow: None
-    for the flows with one landlord or with landlord lists."""
-    if rules.flow == "two_marks":
-        return "counter_landlord" if rules.farmers_pick_sides else "second_landlord"
-    return {"hidden_partner": "hidden_landlord", "called_friend": "deputy"}.get(rules.flow)
-
 
 def simulate(
     preset_or_rules: str | Rules,
@@ -103,29 +84,13 @@ def simulate(
         for r in raw.pop("records")
     ]
     out = {
-        "landlord": raw["landlord"],
+        "landlord": raw.pop("landlord"),
         # 1 where the farmers won, with no temporary wider than a byte.
         "winner_side": np.logical_not(raw.pop("landlord_won")).view(np.uint8),
-        "turns": raw["turns"],
-        "bombs": raw["bombs"],
-        "multiplier": raw["multiplier"],
-        "scores": raw["scores"],
     }
-    partner = _partner_key(rules)
-    if partner is not None:
-        out[partner] = raw["hidden_landlord"]
-        if rules.flow != "two_marks":  # it reports who holds the marks only
-            out["revealed"] = raw["revealed"]
-    elif rules.flow == "three_copies":
-        out["open_landlords"] = raw["open_landlords"]
-        out["hidden_landlords"] = raw["hidden_landlords"]
-        out["revealed"] = raw["hidden_revealed"]
-    n = len(out["landlord"])
-    for key, width in PADDED:
-        if key not in out:
-            out[key] = np.full(n if width is None else (n, width), -1, dtype=np.int64)
-    if "revealed" not in out:
-        out["revealed"] = np.zeros(n, dtype=bool)  # nothing hidden to reveal
+    # The rest as the engine lays them out: the same keys for every rule
+    # set, each family's report columns, -1 (or False) where it has none.
+    out.update(raw)
     if record:
         out["records"] = records
     return cast(SimulateResult, out)

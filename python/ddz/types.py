@@ -91,40 +91,139 @@ class _ObservationBase(TypedDict):
 class Observation(_ObservationBase, total=False):
     """`Game.observation(seat)`: everything `seat` may know (docs/game.md).
     The keys of `_ObservationBase` are in every preset; `legal_actions` only
-    on the seat's turn; the others belong to some families (None or absent
-    where they do not apply; docs/flow-*.md say which)."""
+    on the seat's turn. Each family adds its roles: its view below names
+    them with their types (docs/roles.md; `Rules.roles()` declares them)."""
 
     legal_actions: list[str]
+
+
+class SeatCard(TypedDict):
+    """A card and the seat holding that copy (a mark, a dead card)."""
+
+    card: str
+    seat: int
+
+
+class SeatReason(TypedDict):
+    """A seat and why (an outright win)."""
+
+    seat: int
+    reason: str
+
+
+class Sides(TypedDict):
+    """Every seat of each side (six-player-teams)."""
+
+    main: list[int]
+    counter: list[int]
+
+
+class OneLandlordObservation(Observation):
+    """The observation of `classic`, `two-player`, `four-player`, `laizi`."""
+
     bid: int | None
-    base: int | None
     landlord: int | None
-    landlords: list[int]
+
+
+class FivePlayerObservation(Observation):
+    """The observation of `five-player` (flow `hidden_partner`)."""
+
+    hidden_landlord: int | None
+    landlord: int | None
+    marked: str | None
+    open_landlord: int | None
+    revealed: bool | None
     role: str | None
     solo: bool | None
-    revealed: bool | list[int]
-    marked: str
-    marked_holder: int
-    hidden_count: int
-    kitty_share: str | None
-    open_landlord: int
-    open_landlords: list[int]
-    hidden_landlord: int | None
+
+
+class FivePlayer3DeckObservation(Observation):
+    """The observation of `five-player-3deck` (flow `called_friend`)."""
+
+    base: int | None
+    called: str | None
+    deputy: int | None
+    grabs: list[HistoryEntry] | None
+    landlord: int | None
     main_landlord: int | None
+    marked: str | None
+    marked_holder: int | None
+    open_solo: bool | None
+    revealed: bool | None
+    role: str | None
+    solo: bool | None
+
+
+class _MarksBase(Observation):
+    auto_win: SeatReason | None
+    dead_card: SeatCard | None
+    kitty_share: str | None
+    landlords: list[int] | None
+    public_mark: SeatCard | None
+    secret_mark: SeatCard | None
+    shown: list[int] | None
+    solo: bool | None
+
+
+class SixPlayer2v4Observation(_MarksBase):
+    """The observation of `six-player-2v4` (flow `two_marks`)."""
+
+    bid: int | None
     big_landlord: int | None
     second_landlord: int | None
+
+
+class _TeamsBase(_MarksBase):
     counter_landlord: int | None
-    deputy: int | None
-    called: str | None
-    grabs: list[HistoryEntry]
-    open_solo: bool | None
-    auto_win: Any
-    dead_card: Any
-    public_mark: dict[str, Any]
-    secret_mark: dict[str, Any] | None
-    shown: list[int]
+    main_landlord: int | None
     side: str | None
-    sides: dict[str, list[int]] | None
+    sides: Sides | None
     team: list[int] | None
+
+
+class SixPlayerTeamsObservation(_TeamsBase, total=False):
+    """The observation of `six-player-teams` (flow `two_marks` with
+    `farmers_pick_sides`); `bid` where the first landlord is bid for."""
+
+    bid: int | None
+
+
+class SixPlayer3v3Observation(Observation):
+    """The observation of `six-player-3v3` and `six-player-3v3-kitty`
+    (flow `three_copies`)."""
+
+    base: int | None
+    bid: int | None
+    hidden_count: int | None
+    kitty_share: str | None
+    landlords: list[int] | None
+    marked: str | None
+    marked_holder: int | None
+    open_landlords: list[int] | None
+    revealed: list[int] | None
+    role: str | None
+
+
+#: Each family's observation view, by `(flow, farmers_pick_sides)`.
+OBSERVATION_VIEWS: dict[tuple[str, bool], type] = {
+    ("one_landlord", False): OneLandlordObservation,
+    ("hidden_partner", False): FivePlayerObservation,
+    ("called_friend", False): FivePlayer3DeckObservation,
+    ("two_marks", False): SixPlayer2v4Observation,
+    ("two_marks", True): SixPlayerTeamsObservation,
+    ("three_copies", False): SixPlayer3v3Observation,
+}
+
+
+class RoleSpec(TypedDict):
+    """One role a family declares (`Rules.roles()`, docs/roles.md)."""
+
+    key: str
+    type: str
+    doc: str
+    seen: str
+    label: dict[str, str]
+    column_bounds: tuple[int, int]
 
 
 class Deal(TypedDict, total=False):
@@ -190,14 +289,25 @@ class Agent(Protocol):
 
 
 __all__ = [
+    "OBSERVATION_VIEWS",
     "Action",
     "ActionWord",
     "Agent",
     "Deal",
     "Event",
+    "FivePlayer3DeckObservation",
+    "FivePlayerObservation",
     "Flow",
     "HistoryEntry",
     "Observation",
+    "OneLandlordObservation",
+    "RoleSpec",
+    "SeatCard",
+    "SeatReason",
+    "Sides",
+    "SixPlayer2v4Observation",
+    "SixPlayer3v3Observation",
+    "SixPlayerTeamsObservation",
     "Phase",
     "PlayEntry",
     "Record",

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
 import ddz
-from ddz.types import Action, Agent, Observation, Phase, Record, Result, SimulateResult
+from ddz.types import (
+    Action,
+    Agent,
+    Observation,
+    OneLandlordObservation,
+    Phase,
+    Record,
+    Result,
+    SimulateResult,
+)
 
 
 class FirstLegal:
@@ -32,11 +42,17 @@ def read_view(obs: Observation) -> str:
     history = [f"{entry[0]}:{entry[1]}" for entry in obs["history"]]
     events = [f"{e[0]}" for e in obs["events"]]
     legal: list[str] = obs.get("legal_actions", [])
-    landlord: int | None = obs.get("landlord")
     result: Result | None = obs["result"]
     return f"{obs['preset']} {seat} {to_act} {hand} {sizes} {kitty} {to_beat} {seen} " + (
-        f"{history} {events} {legal} {landlord} {result is None}"
+        f"{history} {events} {legal} {result is None}"
     )
+
+
+def read_roles(obs: OneLandlordObservation) -> str:
+    """A classic view's roles, through the family's typed view."""
+    landlord: int | None = obs["landlord"]
+    bid: int | None = obs["bid"]
+    return f"{landlord} {bid}"
 
 
 def read_result(result: Result) -> int:
@@ -54,6 +70,7 @@ def main() -> None:
     while game.phase != "over":
         seat = game.to_act
         read_view(game.observation(seat))
+        read_roles(cast(OneLandlordObservation, game.observation(seat)))
         game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
     result = game.result
     assert result is not None

@@ -9,6 +9,7 @@
     ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
     ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
+    ddz replay RECORD.json [--port P]              # a finished deal's replay in the browser
     ddz solve PRESET HAND HAND [HAND] [--prev PLAY] [--forbid KIND,...] [--json]  # endgame verdict
 
 Arguments are parsed by ``argparse``; progress bars, tables and colour come
@@ -29,6 +30,7 @@ from .bench import cmd_bench
 from .common import UsageError
 from .play import cmd_play
 from .query import cmd_classify, cmd_moves
+from .replay import add_replay_command
 from .serve import add_serve_command
 from .sim import cmd_simulate
 from .solve import add_arguments as add_solve_arguments
@@ -145,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     add_serve_command(sub)
+    add_replay_command(sub)
     solve = _command(
         sub,
         "solve",
@@ -168,7 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(
-                "a command is required: moves, classify, simulate, play, bench, serve or solve "
+                "a command is required: moves, classify, simulate, play, bench, serve, replay "
+                "or solve "
                 "(see ddz --help)"
             )
         return int(args.func(args))

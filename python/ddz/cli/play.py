@@ -42,17 +42,6 @@ HELP = (
     "smallest play that works). 'more' shows the next page of options, an empty "
     "line shows the table again, 'quit' leaves. X is the small joker, D the big one."
 )
-#: Observation keys naming one seat's role; later keys are more specific.
-ROLE_KEYS = (
-    "landlord",
-    "open_landlord",
-    "big_landlord",
-    "main_landlord",
-    "hidden_landlord",
-    "second_landlord",
-    "counter_landlord",
-    "deputy",
-)
 OPTION_NUMBER = re.compile(r"#\s*([0-9]*)")
 
 
@@ -119,51 +108,44 @@ def events_text(events: list[list]) -> str:
     return ", ".join(parts)
 
 
-def roles(obs: Mapping[str, Any]) -> dict[int, str]:
-    """Each seat's role as this seat knows it (unknown seats are left out)."""
-    known: dict[int, str] = {}
-    for key, label in (("landlords", "landlord"), ("open_landlords", "open landlord")):
-        for seat in obs.get(key) or []:
-            known[seat] = label
-    for key in ROLE_KEYS:
-        seat = obs.get(key)
-        if isinstance(seat, int) and not isinstance(seat, bool):
-            known[seat] = key.replace("_", " ")
-    if obs.get("role"):
-        known[obs["seat"]] = str(obs["role"]).replace("-", " ")
-    if obs.get("side"):
-        known[obs["seat"]] = known.get(obs["seat"], "farmer") + f", {obs['side']} side"
-    if any("landlord" in r for r in known.values()) and obs.get("phase") in ("play", "over"):
-        # Once the landlords are known to all, everyone else farms; where a
-        # landlord may be hidden, unknown seats stay unnamed until the end.
-        hidden = obs.get("hidden_count") or "hidden_landlord" in obs
-        if obs["phase"] == "over" or not hidden:
-            for seat in range(len(obs["hand_sizes"])):
-                known.setdefault(seat, "farmer")
-    return known
+def roles(obs: Mapping[str, Any], specs: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """Each seat's roles as this seat knows them, from the family's declared
+    roles (`Rules.roles()`): the seats each seat-valued role names, and this
+    seat's own role words. Seats no role names are left out."""
+    known: dict[int, list[str]] = {}
+
+    def add(seat: int, label: str) -> None:
+        # The more specific name wins: "big landlord" over "landlord".
+        labels = known.setdefault(seat, [])
+        if any(have.endswith(label) for have in labels):
+            return
+        labels[:] = [have for have in labels if not label.endswith(have)] + [label]
+
+    for spec in specs:
+        value, label = obs.get(spec["key"]), spec["label"]["en"]
+        if spec["type"] == "seat" and isinstance(value, int):
+            add(value, label)
+        elif spec["type"] == "seats" and value:
+            # Others' badges: a seat's own roles come from its role words.
+            for seat in value:
+                if seat != obs["seat"]:
+                    add(seat, label)
+        elif spec["type"] == "word" and value:
+            word = str(value).replace("-", " ")
+            add(obs["seat"], word if label == "role" else f"{word} {label}")
+    return {seat: ", ".join(labels) for seat, labels in known.items()}
 
 
-def marks(obs: Mapping[str, Any], symbols: bool) -> list[Text]:
-    """The marked cards this seat knows of, and who holds them."""
-
-    def card(c: str) -> Text:
-        return card_text(c, symbols)
-
+def marks(obs: Mapping[str, Any], specs: Sequence[Mapping[str, Any]], symbols: bool) -> list[Text]:
+    """The cards the roles name (marked, called), and who holds them."""
     shown: list[Text] = []
-    if obs.get("marked"):
-        t = Text("marked ").append_text(card(obs["marked"]))
-        if isinstance(obs.get("marked_holder"), int):
-            t.append(f" (seat {obs['marked_holder']})")
-        shown.append(t)
-    for key in ("public_mark", "secret_mark"):
-        mark = obs.get(key)
-        if isinstance(mark, dict) and mark.get("card"):
-            t = Text(key.replace("_", " ") + " ").append_text(card(mark["card"]))
-            if isinstance(mark.get("seat"), int):
-                t.append(f" (seat {mark['seat']})")
-            shown.append(t)
-    if obs.get("called"):
-        shown.append(Text("called ").append_text(card(str(obs["called"]))))
+    for spec in specs:
+        value, label = obs.get(spec["key"]), spec["label"]["en"]
+        if spec["type"] == "card" and value:
+            shown.append(Text(f"{label} ").append_text(card_text(value, symbols)))
+        elif spec["type"] == "seat_card" and value:
+            t = Text(f"{label} ").append_text(card_text(value["card"], symbols))
+            shown.append(t.append(f" (seat {value['seat']})"))
     return shown
 
 
@@ -177,12 +159,13 @@ def last_play(obs: Mapping[str, Any]) -> tuple[int, str] | None:
     return None
 
 
-def state_lines(console: Console, obs: Mapping[str, Any], me: int, preset: str) -> list[Text]:
+def state_lines(console: Console, obs: Mapping[str, Any], me: int, rules: ddz.Rules) -> list[Text]:
     """The table as `me` knows it: roles, marks, kitty, multiplier, seats,
     the play to beat."""
     symbols = uses_symbols(console)
-    known = roles(obs)
-    head = Text(f"{preset} · you are seat {me}", "bold")
+    specs = rules.roles()
+    known = roles(obs, specs)
+    head = Text(f"{rules.preset} · you are seat {me}", "bold")
     if me in known:
         head.append(f", {known[me]}")
     if obs["events"] or obs["phase"] == "play":
@@ -190,7 +173,7 @@ def state_lines(console: Console, obs: Mapping[str, Any], me: int, preset: str) 
         if obs["events"]:
             head.append(f" ({events_text(obs['events'])})", "dim")
     lines = [head]
-    extra = marks(obs, symbols)
+    extra = marks(obs, specs, symbols)
     if obs.get("kitty"):
         extra.append(Text("kitty ").append_text(hand_text(obs["kitty"], console)))
     if extra:
@@ -282,7 +265,7 @@ def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> Sequence:
     obs = game.observation(me)
     legal = game.legal_actions()
     console.print()
-    for line in state_lines(console, obs, me, game.rules.preset):
+    for line in state_lines(console, obs, me, game.rules):
         console.print(line, overflow="fold")
     console.print(Text("your hand: ").append_text(hand_text(obs["hand"], console)))
     table, note = option_page(legal, page, uses_symbols(console))
@@ -291,9 +274,11 @@ def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> Sequence:
     return legal
 
 
-def final_table(result: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> Table:
+def final_table(
+    result: Mapping[str, Any], obs: Mapping[str, Any], me: int, rules: ddz.Rules
+) -> Table:
     winners = set(result.get("winners", []))
-    known = roles(obs)
+    known = roles(obs, rules.roles())
     table = Table(title="result", title_justify="left")
     table.add_column("seat", justify="right")
     table.add_column("role")
@@ -389,7 +374,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     result: Mapping[str, Any] = game.result or {}
     obs = game.observation(me)
     console.print()
-    console.print(final_table(result, obs, me))
+    console.print(final_table(result, obs, me, game.rules))
     mult = f"multiplier {result.get('multiplier')}"
     if result.get("events"):
         mult += f": {events_text(result['events'])}"

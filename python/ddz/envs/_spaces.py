@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 
@@ -21,8 +23,12 @@ CARD_ROWS = {
 KIND_KEYS = {"to_beat_kind", "recent_kind", "legal_kind"}
 
 
-def bounds(key: str, dtype: np.dtype, rules: ddz.Rules) -> tuple[int, int]:
+def bounds(key: str, dtype: np.dtype, rules: ddz.Rules) -> tuple[Any, Any]:
     players = rules.players
+    if key == "roles":
+        # One column per declared role, bounded by its type (docs/roles.md).
+        low, high = zip(*(r["column_bounds"] for r in rules.roles())) if rules.roles() else ((), ())
+        return np.array(low, dtype), np.array(high, dtype)
     if dtype == np.bool_:
         return 0, 1
     if key in CARD_ROWS:

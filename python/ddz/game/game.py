@@ -63,11 +63,6 @@ class Game(Table):
     def __init__(self, *args: object, **kwargs: object) -> None:
         pass  # everything is set up by __new__
 
-    @property
-    def flow(self) -> _Roles:
-        """The roles and what each seat may see (for tests and tools)."""
-        return _Roles(self)
-
     # ---- records -------------------------------------------------------
     def to_json(self) -> str:
         return _record(self.rules, self.seed, self.deals, self.actions)
@@ -77,28 +72,6 @@ class Game(Table):
         """Replay a record of `to_json`; a record that is not one raises
         `ddz.RecordError` (a ValueError) naming what is wrong."""
         return _replay(record)
-
-
-class _Roles:
-    """The family's roles as attributes (`landlord`), and its secrecy hooks."""
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    def __getattr__(self, name: str) -> Any:
-        roles = self._game.roles(0)
-        if name not in roles:
-            raise AttributeError(name)
-        return roles[name]
-
-    def hands_seen_by(self, seat: int) -> set[int]:
-        return set(self._game.hands_seen_by(seat))
-
-    def kitty_seen_by(self, seat: int) -> bool:
-        return self._game.kitty_seen_by(seat)
-
-    def visible(self, viewer: int, seat: int, action: str) -> bool:
-        return self._game.visible(viewer, seat, action)
 
 
 def _record(rules: ddz.Rules, seed: int, deals: list, actions: list) -> str:

@@ -33,6 +33,7 @@ from .hub import Hub, Subscriber, pump
 from .limits import MAX_BODY, BodyLimit, Limits
 from .lobby import Lobby, sweep
 from .models import Action, Error, NewTable, NewTableReply
+from .pages import add_pages
 from .replies import Refused, error_response, ws_error_json
 from .store import Store
 from .tables import Request, Table
@@ -252,6 +253,7 @@ def create_app(
             swagger_ui_parameters={"validatorUrl": None},  # no badge from another host
         )
 
+    add_pages(app, lobby)  # the browser table's addresses and helpers (pages.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER), name="docs-assets")
     return app

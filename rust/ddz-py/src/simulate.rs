@@ -4,7 +4,6 @@ use crate::batch::{in_blocks, int_arg, memory_error, threads_from};
 use crate::convert::value_error;
 use crate::table::to_py;
 use crate::types::PyRules;
-use ddz_core::simulate::columns::{Extra, HIDDEN_WIDTH, OPEN_WIDTH};
 use ddz_core::simulate::{Columns, Outcome, Policy, Series};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -51,8 +50,7 @@ pub fn simulate<'py>(
     let engine = rules.get().engine();
     let series = Series::new(engine, seed, policy).map_err(crate::errors::rules_error)?;
     let n = engine.rules().players as usize;
-    let extra = Extra::of(engine.rules().flow);
-    let mut columns = Columns::new(games, n, extra).map_err(memory_error)?;
+    let mut columns = Columns::new(games, engine.rules()).map_err(memory_error)?;
     let mut recorded: Vec<Outcome> = Vec::new();
     in_blocks(py, games as usize, |r| {
         let keep = (record as usize).saturating_sub(r.start);
@@ -67,7 +65,6 @@ pub fn simulate<'py>(
     let rows = games as usize;
     let c = columns;
     let out = PyDict::new(py);
-    out.set_item("landlord", PyArray1::from_vec(py, c.landlord))?;
     out.set_item("landlord_won", PyArray1::from_vec(py, c.landlord_won))?;
     out.set_item("turns", PyArray1::from_vec(py, c.turns))?;
     out.set_item("bombs", PyArray1::from_vec(py, c.bombs))?;
@@ -76,18 +73,18 @@ pub fn simulate<'py>(
         "scores",
         PyArray1::from_vec(py, c.scores).reshape([rows, n])?,
     )?;
-    if extra == Extra::Partner {
-        out.set_item("hidden_landlord", PyArray1::from_vec(py, c.hidden_landlord))?;
-        out.set_item("revealed", PyArray1::from_vec(py, c.revealed))?;
-    }
-    if extra == Extra::LandlordLists {
-        // Seats padded with -1: up to three open and two hidden landlords.
-        let open = PyArray1::from_vec(py, c.open_landlords).reshape([rows, OPEN_WIDTH])?;
-        let hidden = PyArray1::from_vec(py, c.hidden_landlords).reshape([rows, HIDDEN_WIDTH])?;
-        let shown = PyArray1::from_vec(py, c.hidden_revealed).reshape([rows, HIDDEN_WIDTH])?;
-        out.set_item("open_landlords", open)?;
-        out.set_item("hidden_landlords", hidden)?;
-        out.set_item("hidden_revealed", shown)?;
+    // The role columns every rule set reports alike (`Columns::layout`):
+    // seats as int64 (-1: none), flags as bool, `[rows]` or `[rows, width]`.
+    for ((column, _), values) in c.layout.iter().zip(c.reports) {
+        let array = match column.flags {
+            true => PyArray1::from_vec(py, values.iter().map(|&v| v != 0).collect()).into_any(),
+            false => PyArray1::from_vec(py, values).into_any(),
+        };
+        let array = match column.width {
+            1 => array,
+            w => array.call_method1("reshape", ((rows, w),))?,
+        };
+        out.set_item(column.key, array)?;
     }
     let records = PyList::empty(py);
     for o in &recorded {

@@ -410,6 +410,27 @@ impl PyRules {
     fn flow(&self) -> &'static str {
         self.engine.rules().flow.name()
     }
+    /// The roles this rule set's observations hold, in their order: one
+    /// dict each (docs/roles.md).
+    fn roles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let rules = self.engine.rules();
+        let out = PyList::empty(py);
+        for spec in ddz_core::table::role_specs(rules) {
+            let d = PyDict::new(py);
+            d.set_item("key", spec.key)?;
+            d.set_item("type", spec.ty.name())?;
+            d.set_item("doc", spec.doc)?;
+            d.set_item("seen", spec.seen)?;
+            let label = PyDict::new(py);
+            label.set_item("en", spec.label[0])?;
+            label.set_item("zh", spec.label[1])?;
+            d.set_item("label", label)?;
+            let bounds = ddz_core::table::roles::column_bounds(spec.ty, rules.players as usize);
+            d.set_item("column_bounds", bounds)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
     #[getter]
     fn sequences(&self) -> String {
         option_word(self.engine.rules(), "sequences")

@@ -55,14 +55,7 @@ fn play_on(table: &mut Table, seed: u64, index: u64, policy: Policy, record: boo
         table.apply_unordered(i);
     }
     let result = table.result().expect("the deal is over");
-    let roles = table.roles();
-    out.landlord = roles.landlord;
-    out.hidden_landlord = roles.hidden_landlord;
-    out.revealed = roles.revealed;
-    out.open_landlords = roles.open_landlords;
-    out.hidden_landlords = roles.hidden_landlords;
-    out.revealed_landlords = roles.revealed_landlords;
-    out.landlord_won = roles.landlord_won;
+    out.report = table.report();
     out.multiplier = result.multiplier;
     out.scores = result.scores.clone();
     if record {

@@ -1,64 +1,35 @@
 //! The result arrays of a simulation, one row per deal, allocated once at
 //! their final size so that a run keeps no memory per deal beyond them.
+//! The role columns are the families' report columns (`table::
+//! report_layout`): the same keys for every rule set, padded where its
+//! family reports no such role.
 
 use super::Outcome;
 use crate::batch::{check_size, TooBig};
-use crate::rules::Flow;
+use crate::rules::Rules;
+use crate::table::{report_layout, ReportColumn};
 
-/// Six-player-3v3 rows: open landlords and hidden landlords, padded with -1.
-pub const OPEN_WIDTH: usize = 3;
-pub const HIDDEN_WIDTH: usize = 2;
-
-/// Which columns a flow reports beyond the landlord, the winner, turns,
-/// bombs, multiplier and scores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Extra {
-    None,
-    /// `hidden_landlord` and `revealed` (the flows `hidden_partner`,
-    /// `called_friend`, `two_marks`).
-    Partner,
-    /// The open and hidden landlord lists (`three_copies`).
-    LandlordLists,
-}
-
-impl Extra {
-    pub fn of(flow: Flow) -> Extra {
-        match flow {
-            Flow::OneLandlord => Extra::None,
-            Flow::HiddenPartner | Flow::CalledFriend | Flow::TwoMarks => Extra::Partner,
-            Flow::ThreeCopies => Extra::LandlordLists,
-        }
-    }
-}
-
-/// Columns of `games` outcomes (scores: `players` per row), with the
-/// preset's `Extra` columns only.
+/// Columns of `games` outcomes (scores: `players` per row).
 #[derive(Debug, Default)]
 pub struct Columns {
     pub players: usize,
-    pub extra: Option<Extra>,
-    pub landlord: Vec<i64>,
     pub landlord_won: Vec<bool>,
-    pub hidden_landlord: Vec<i64>,
-    pub revealed: Vec<bool>,
     pub turns: Vec<i64>,
     pub bombs: Vec<i64>,
     pub multiplier: Vec<i64>,
     pub scores: Vec<i64>,
-    pub open_landlords: Vec<i64>,
-    pub hidden_landlords: Vec<i64>,
-    pub hidden_revealed: Vec<bool>,
+    /// The role columns, each with its place in the family's report values
+    /// (None: padded), and their values, `width` per row (-1 for no seat;
+    /// 0 or 1 for flags).
+    pub layout: Vec<(ReportColumn, Option<usize>)>,
+    pub reports: Vec<Vec<i64>>,
 }
 
 /// Bytes of one row.
-fn row_bytes(players: usize, extra: Extra) -> u64 {
-    let base = 8 * 4 + 1 + 8 * players;
-    let more = match extra {
-        Extra::None => 0,
-        Extra::Partner => 8 + 1,
-        Extra::LandlordLists => 8 * (OPEN_WIDTH + HIDDEN_WIDTH) + HIDDEN_WIDTH,
-    };
-    (base + more) as u64
+fn row_bytes(players: usize, layout: &[(ReportColumn, Option<usize>)]) -> u64 {
+    let base = 8 * 3 + 1 + 8 * players;
+    let roles: usize = layout.iter().map(|(c, _)| 8 * c.width).sum();
+    (base + roles) as u64
 }
 
 fn reserve<T>(v: &mut Vec<T>, n: usize, what: &dyn Fn() -> String) -> Result<(), TooBig> {
@@ -70,68 +41,56 @@ fn reserve<T>(v: &mut Vec<T>, n: usize, what: &dyn Fn() -> String) -> Result<(),
 }
 
 impl Columns {
-    /// Room for `games` rows, or `TooBig` naming the size and the limit.
-    pub fn new(games: u64, players: usize, extra: Extra) -> Result<Self, TooBig> {
+    /// Room for `games` rows of `rules`' deals, or `TooBig` naming the size
+    /// and the limit.
+    pub fn new(games: u64, rules: &Rules) -> Result<Self, TooBig> {
+        let players = rules.players as usize;
+        let layout = report_layout(rules);
         let what = || format!("{games} deals");
-        let bytes = games.checked_mul(row_bytes(players, extra));
+        let bytes = games.checked_mul(row_bytes(players, &layout));
         check_size(what, bytes)?;
         let n = games as usize;
         let mut c = Columns {
             players,
-            extra: Some(extra),
             ..Columns::default()
         };
-        reserve(&mut c.landlord, n, &what)?;
         reserve(&mut c.landlord_won, n, &what)?;
-        if extra == Extra::Partner {
-            reserve(&mut c.hidden_landlord, n, &what)?;
-            reserve(&mut c.revealed, n, &what)?;
-        }
         reserve(&mut c.turns, n, &what)?;
         reserve(&mut c.bombs, n, &what)?;
         reserve(&mut c.multiplier, n, &what)?;
         reserve(&mut c.scores, n * players, &what)?;
-        if extra == Extra::LandlordLists {
-            reserve(&mut c.open_landlords, n * OPEN_WIDTH, &what)?;
-            reserve(&mut c.hidden_landlords, n * HIDDEN_WIDTH, &what)?;
-            reserve(&mut c.hidden_revealed, n * HIDDEN_WIDTH, &what)?;
+        for (column, _) in &layout {
+            let mut values = Vec::new();
+            reserve(&mut values, n * column.width, &what)?;
+            c.reports.push(values);
         }
+        c.layout = layout;
         Ok(c)
     }
 
     pub fn len(&self) -> usize {
-        self.landlord.len()
+        self.turns.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.landlord.is_empty()
+        self.turns.is_empty()
     }
 
     /// Append one deal's row.
     pub fn push(&mut self, o: &Outcome) {
-        self.landlord.push(o.landlord as i64);
-        self.landlord_won.push(o.landlord_won);
-        if self.extra == Some(Extra::Partner) {
-            self.hidden_landlord
-                .push(o.hidden_landlord.map_or(-1, |h| h as i64));
-            self.revealed.push(o.revealed);
-        }
+        self.landlord_won.push(o.report.landlord_won);
         self.turns.push(o.turns as i64);
         self.bombs.push(o.bombs as i64);
         self.multiplier.push(o.multiplier);
         self.scores
             .extend((0..self.players).map(|s| o.scores.get(s).copied().unwrap_or(0)));
-        if self.extra == Some(Extra::LandlordLists) {
-            let padded = |seats: &[usize], i: usize| seats.get(i).map_or(-1, |&s| s as i64);
-            self.open_landlords
-                .extend((0..OPEN_WIDTH).map(|i| padded(&o.open_landlords, i)));
-            self.hidden_landlords
-                .extend((0..HIDDEN_WIDTH).map(|i| padded(&o.hidden_landlords, i)));
-            self.hidden_revealed.extend((0..HIDDEN_WIDTH).map(|i| {
-                o.hidden_landlords
-                    .get(i)
-                    .is_some_and(|h| o.revealed_landlords.contains(h))
-            }));
+        let values = &o.report.values;
+        for ((column, at), out) in self.layout.iter().zip(&mut self.reports) {
+            let pad = if column.flags { 0 } else { -1 };
+            match at {
+                Some(at) => out.extend_from_slice(&values[*at..*at + column.width]),
+                None => out.extend(std::iter::repeat_n(pad, column.width)),
+            }
         }
     }
 }
@@ -139,33 +98,83 @@ impl Columns {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::PRESETS;
+    use crate::table::Report;
 
     #[test]
     fn a_run_too_big_for_memory_is_refused_before_any_work() {
-        let e = Columns::new(10u64.pow(12), 3, Extra::None).unwrap_err();
-        assert_eq!(e.bytes, Some(10u64.pow(12) * row_bytes(3, Extra::None)));
+        let classic = Rules::preset("classic").unwrap();
+        let e = Columns::new(10u64.pow(12), &classic).unwrap_err();
+        let row = row_bytes(3, &report_layout(&classic));
+        assert_eq!(e.bytes, Some(10u64.pow(12) * row));
         assert!(e.to_string().contains("1000000000000 deals need"));
-        let e = Columns::new(1 << 63, 6, Extra::LandlordLists).unwrap_err();
+        let six = Rules::preset("six-player-3v3").unwrap();
+        let e = Columns::new(1 << 63, &six).unwrap_err();
         assert_eq!(e.bytes, None);
         assert!(e.to_string().contains("more than 2**64 bytes"));
     }
 
     #[test]
-    fn rows_keep_their_width() {
-        let mut c = Columns::new(2, 6, Extra::LandlordLists).unwrap();
+    fn every_rule_set_has_the_same_keys_landlord_first() {
+        let keys = |p: &str| {
+            let layout = report_layout(&Rules::preset(p).unwrap());
+            layout.iter().map(|(c, _)| c.key).collect::<Vec<_>>()
+        };
+        for preset in PRESETS {
+            assert_eq!(keys(preset), keys("classic"), "{preset}");
+            assert_eq!(keys(preset)[0], "landlord");
+        }
+    }
+
+    #[test]
+    fn each_family_reports_what_it_declares() {
+        use crate::table::{family_of, Table};
+        use crate::Engine;
+        use std::sync::Arc;
+        for preset in PRESETS {
+            let rules = Rules::preset(preset).unwrap();
+            let spec = family_of(rules.flow);
+            let mut t = Table::seeded(Arc::new(Engine::new(rules).unwrap()), 1, 0).unwrap();
+            let columns = t.family().report_columns();
+            assert_eq!(columns[0].key, "landlord", "{preset}");
+            let shape = |c: &ReportColumn| (c.key, c.width, c.flags);
+            let declared: Vec<_> = spec.reports.iter().map(shape).collect();
+            assert!(
+                columns.iter().all(|c| declared.contains(&shape(c))),
+                "{preset}"
+            );
+            let mut rng = crate::table::Rng(4);
+            while !t.is_over() {
+                let n = t.legal_unordered().len();
+                t.apply_unordered(rng.below(n));
+            }
+            let width: usize = columns.iter().map(|c| c.width).sum();
+            assert_eq!(t.report().values.len(), width, "{preset}");
+        }
+    }
+
+    #[test]
+    fn rows_keep_their_width_and_pad_what_the_family_does_not_report() {
+        let rules = Rules::preset("six-player-3v3").unwrap();
+        let mut c = Columns::new(2, &rules).unwrap();
         let o = Outcome {
             scores: vec![1, -1, 1, -1, 1, -1],
-            open_landlords: vec![2],
-            hidden_landlords: vec![4, 5],
-            revealed_landlords: vec![5],
+            report: Report {
+                landlord_won: true,
+                values: vec![2, 2, -1, -1, 4, 5, 0, 1],
+            },
             ..Outcome::default()
         };
         c.push(&o);
         c.push(&o);
         assert_eq!(c.len(), 2);
         assert_eq!(c.scores.len(), 12);
-        assert!(c.hidden_landlord.is_empty());
-        assert_eq!(&c.open_landlords[..3], &[2, -1, -1]);
-        assert_eq!(&c.hidden_revealed[..2], &[false, true]);
+        let column = |key: &str| {
+            let at = c.layout.iter().position(|(col, _)| col.key == key).unwrap();
+            c.reports[at].clone()
+        };
+        assert_eq!(&column("open_landlords")[..3], &[2, -1, -1]);
+        assert_eq!(&column("revealed")[..2], &[0, 1]);
+        assert_eq!(column("hidden_landlord"), vec![-1, -1]);
     }
 }

@@ -19,28 +19,14 @@ pub use crate::batch::TooBig;
 pub use columns::Columns;
 
 pub use crate::policy::Policy;
+use crate::table::Report;
 
 /// What happened in one simulated deal.
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {
-    /// The landlord (five-player: the open landlord; six-player-3v3: the
-    /// marked card's receiver, the first open landlord).
-    pub landlord: usize,
-    /// Five-player: the hidden landlord, None when the open landlord plays
-    /// alone (1 v 4). Always None for the one-landlord presets.
-    pub hidden_landlord: Option<usize>,
-    /// Five-player: the partnership was public at the end (a reveal, or the
-    /// copy of the marked card played).
-    pub revealed: bool,
-    /// Six-player-3v3: the open landlords in the order named (the first is
-    /// `landlord`, the marked card's receiver), the hidden landlords, and
-    /// those of them revealed by playing a copy of the marked card, in the
-    /// order they were. Empty for the other presets.
-    pub open_landlords: Vec<usize>,
-    pub hidden_landlords: Vec<usize>,
-    pub revealed_landlords: Vec<usize>,
-    /// True when the landlord's side won.
-    pub landlord_won: bool,
+    /// Who won, and the roles the family reports (`table::Report`: the
+    /// landlord first; `columns.rs` lays them out).
+    pub report: Report,
     /// Plays and passes in the trick phase.
     pub turns: u32,
     /// Bombs and king bombs played.
@@ -154,8 +140,8 @@ mod tests {
             let two = simulate(&e, 500, 7, 2, Policy::Random, 0).unwrap();
             for (a, b) in one.iter().zip(&two) {
                 assert_eq!(
-                    (a.landlord, &a.scores, a.turns),
-                    (b.landlord, &b.scores, b.turns)
+                    (&a.report, &a.scores, a.turns),
+                    (&b.report, &b.scores, b.turns)
                 );
             }
             assert!(one.iter().all(|o| o.scores.iter().sum::<i64>() == 0));
@@ -172,10 +158,8 @@ mod tests {
                 let kept = simulate(&e, 150, 11, 1, policy, 150).unwrap();
                 let lean = simulate(&e, 150, 11, 1, policy, 0).unwrap();
                 let facts = |o: &Outcome| {
-                    let roles = (o.landlord, o.hidden_landlord, o.revealed, o.landlord_won);
-                    let lists = (&o.open_landlords, &o.hidden_landlords);
                     let play = (o.turns, o.bombs, o.multiplier, &o.scores);
-                    format!("{roles:?} {lists:?} {:?} {play:?}", o.revealed_landlords)
+                    format!("{:?} {play:?}", o.report)
                 };
                 for (a, b) in kept.iter().zip(&lean) {
                     assert_eq!(facts(a), facts(b), "{preset} {policy:?}");

@@ -1,7 +1,7 @@
 //! A family of presets: the hooks a flow implements, and the registry of
 //! families by flow.
 
-use super::roles::{RoleSpec, RoleValue};
+use super::roles::{Report, ReportColumn, RoleSpec, RoleValue};
 use super::{five, five3, landlord, six_2v4, six_3v3};
 use super::{Action, Card, Core, Cut, Deal, Rng, Settlement};
 use crate::error::RulesError;
@@ -112,20 +112,12 @@ pub trait Family: Send + Sync {
         true
     }
 
-    /// Roles as `ddz.simulate` reports them.
-    fn roles(&self) -> Roles;
-}
+    /// The columns `ddz.simulate` reports for this rule set, `landlord`
+    /// first (one of the `reports` of its `FamilySpec`).
+    fn report_columns(&self) -> &'static [ReportColumn];
 
-/// The roles at the end of a deal, for `ddz.simulate`'s columns.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Roles {
-    pub landlord: usize,
-    pub hidden_landlord: Option<usize>,
-    pub revealed: bool,
-    pub open_landlords: Vec<usize>,
-    pub hidden_landlords: Vec<usize>,
-    pub revealed_landlords: Vec<usize>,
-    pub landlord_won: bool,
+    /// What the deal reports, once over: the values of `report_columns`.
+    fn report(&self, out: &mut Report);
 }
 
 /// A family as registered: the flow it plays, the check that refuses
@@ -137,6 +129,8 @@ pub struct FamilySpec {
     /// any deal starts.
     pub check: fn(&Rules) -> Result<(), RulesError>,
     pub new: fn(&Rules) -> Box<dyn Family>,
+    /// Every column its rule sets may report to `ddz.simulate`.
+    pub reports: &'static [ReportColumn],
 }
 
 /// The family that plays `flow`: the registry of families (every flow has
@@ -149,6 +143,40 @@ pub fn family_of(flow: Flow) -> &'static FamilySpec {
         Flow::TwoMarks => &six_2v4::SPEC,
         Flow::ThreeCopies => &six_3v3::SPEC,
     }
+}
+
+/// The roles a rule set's family tells its seats, in observation order.
+pub fn role_specs(rules: &Rules) -> &'static [RoleSpec] {
+    (family_of(rules.flow).new)(rules).role_specs()
+}
+
+/// `ddz.simulate`'s role columns for `rules`, the same keys for every rule
+/// set: every family's columns, in the registry's order, each as `rules`'
+/// family reports it (its `Some(offset)` in the family's values) or, where
+/// it does not, padded at the width of the first family that has it.
+pub fn report_layout(rules: &Rules) -> Vec<(ReportColumn, Option<usize>)> {
+    let own = (family_of(rules.flow).new)(rules).report_columns();
+    let mut layout: Vec<(ReportColumn, Option<usize>)> = Vec::new();
+    for flow in Flow::ALL {
+        for column in family_of(flow).reports {
+            if layout.iter().any(|(c, _)| c.key == column.key) {
+                continue;
+            }
+            let mut at = 0;
+            let mine = own.iter().find(|c| {
+                let found = c.key == column.key;
+                if !found {
+                    at += c.width;
+                }
+                found
+            });
+            layout.push(match mine {
+                Some(c) => (*c, Some(at)),
+                None => (*column, None),
+            });
+        }
+    }
+    layout
 }
 
 /// Refuse a rule set its flow could not play to the end.

@@ -10,18 +10,34 @@
 //! `anti_spring`.
 
 use super::marked::{check_markable, marked_card, marked_deal};
-use super::roles::{RoleSpec, RoleType, RoleValue};
+use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Roles};
+use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, Rules};
+
+/// What `ddz.simulate` reports of a deal.
+const REPORTS: [ReportColumn; 3] = [
+    ReportColumn::seat("landlord", "the open landlord"),
+    ReportColumn::seat(
+        "hidden_landlord",
+        "the hidden landlord (-1 when the open landlord plays alone, 1 v 4)",
+    ),
+    ReportColumn {
+        key: "revealed",
+        width: 1,
+        flags: true,
+        doc: "the partnership was public by the end (a reveal, or the other copy played)",
+    },
+];
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "five-player",
     flow: crate::rules::Flow::HiddenPartner,
     check,
     new,
+    reports: &REPORTS,
 };
 
 /// The rule sets this family can play to the end.
@@ -133,7 +149,7 @@ const ROLES: [RoleSpec; 7] = [
         ty: RoleType::Card,
         doc: "the marked card: its holder is the open landlord",
         seen: "everyone",
-        label: ["marked card", "明牌"],
+        label: ["marked card", "标记牌"],
     },
     RoleSpec {
         key: "open_landlord",
@@ -154,7 +170,7 @@ const ROLES: [RoleSpec; 7] = [
         ty: RoleType::Word,
         doc: "the seat's own role: open-landlord, hidden-landlord or farmer",
         seen: "the seat itself",
-        label: ["your role", "你的身份"],
+        label: ["role", "身份"],
     },
     RoleSpec {
         key: "solo",
@@ -347,14 +363,16 @@ impl Family for FivePlayer {
         t.kitty_given && seat == self.open
     }
 
-    fn roles(&self) -> Roles {
-        Roles {
-            landlord: self.open,
-            hidden_landlord: self.hidden,
-            revealed: self.revealed,
-            landlord_won: self.winner.is_some_and(|w| self.is_landlord(w)),
-            ..Roles::default()
-        }
+    fn report_columns(&self) -> &'static [ReportColumn] {
+        &REPORTS
+    }
+
+    fn report(&self, out: &mut Report) {
+        out.landlord_won = self.winner.is_some_and(|w| self.is_landlord(w));
+        out.values.clear();
+        out.seat(Some(self.open));
+        out.seat(self.hidden);
+        out.flag(self.revealed);
     }
 }
 
@@ -367,6 +385,12 @@ pub(super) mod tests {
     use crate::engine::Engine;
     use serde_json::{json, Value};
     use std::sync::Arc;
+
+    /// The partner a table reports to `ddz.simulate` (the second column of
+    /// both five-player families).
+    pub(in crate::table) fn reported_partner(t: &Table) -> Option<usize> {
+        usize::try_from(t.report().values[1]).ok()
+    }
 
     pub(in super::super) fn engine(rules: Rules) -> Arc<Engine> {
         Arc::new(Engine::new(rules).unwrap())
@@ -470,17 +494,15 @@ pub(super) mod tests {
             // landlord has both, dealt or from the kitty).
             let open = deal.first;
             let other = (0..5).find(|&s| s != open && deal.hands[s].contains(&marked));
-            let roles = t.roles();
-            assert_eq!((roles.landlord, roles.hidden_landlord), (open, other));
+            assert_eq!((t.report().landlord(), reported_partner(&t)), (open, other));
             solos += other.is_none() as usize;
             play_out(&mut t, &mut Rng(seed));
             let r = t.result().unwrap();
-            let roles = t.roles();
             assert_eq!(r.scores.iter().sum::<i64>(), 0);
-            let sign = if roles.landlord_won { 1 } else { -1 };
+            let sign = if t.report().landlord_won { 1 } else { -1 };
             let w = r.multiplier;
             assert!(w >= 1);
-            match roles.hidden_landlord {
+            match reported_partner(&t) {
                 None => assert_eq!(r.scores[open], 4 * sign * w),
                 Some(h) => assert_eq!((r.scores[open], r.scores[h]), (2 * sign * w, sign * w)),
             }
@@ -494,7 +516,7 @@ pub(super) mod tests {
         let deal = deal_with(&r, &["9h3d", "", "9h9c"], "", "9h", 0);
         let mut t = Table::new(engine(r), Rng(0), vec![deal]).unwrap();
         assert_eq!(
-            (t.phase(), t.to_act(), t.roles().hidden_landlord),
+            (t.phase(), t.to_act(), reported_partner(&t)),
             (Phase::Reveal, 0, Some(2))
         );
         assert_eq!(t.core().hands[0].len(), 24);
@@ -556,14 +578,15 @@ pub(super) mod tests {
             for policy in [Policy::Random, Policy::Greedy] {
                 for o in simulate(&e, 200, 4, 2, policy, 50).unwrap() {
                     assert_eq!(o.scores.iter().sum::<i64>(), 0);
-                    let sign = if o.landlord_won { 1 } else { -1 };
+                    let sign = if o.report.landlord_won { 1 } else { -1 };
                     let w = o.multiplier;
-                    match o.hidden_landlord {
-                        None => assert_eq!(o.scores[o.landlord], 4 * sign * w),
-                        Some(h) => assert_eq!(
-                            (o.scores[o.landlord], o.scores[h]),
-                            (2 * sign * w, sign * w)
-                        ),
+                    let landlord = o.report.landlord();
+                    // Both families report the partner second.
+                    match usize::try_from(o.report.values[1]).ok() {
+                        None => assert_eq!(o.scores[landlord], 4 * sign * w),
+                        Some(h) => {
+                            assert_eq!((o.scores[landlord], o.scores[h]), (2 * sign * w, sign * w))
+                        }
                     }
                     let Some((deals, actions)) = &o.record else {
                         continue;
@@ -584,7 +607,7 @@ pub(super) mod tests {
                         // Greedy never grabs: the marked card's holder leads at base 1.
                         (_, Policy::Greedy) => {
                             assert_eq!(words[..5], ["pass"; 5]);
-                            assert_eq!(json!(o.landlord), deals[0]["first"]);
+                            assert_eq!(json!(o.report.landlord()), deals[0]["first"]);
                         }
                         _ => {}
                     }

@@ -17,19 +17,32 @@
 use super::five::{bad, check_five};
 use super::marked::{marked_card, marked_deal};
 use super::physical::Hand;
-use super::roles::{RoleSpec, RoleType, RoleValue};
+use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Roles};
+use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::RulesError;
 use crate::play::Move;
 use crate::rules::{Rules, ScoreScheme};
+
+/// What `ddz.simulate` reports of a deal.
+const REPORTS: [ReportColumn; 3] = [
+    ReportColumn::seat("landlord", "the main landlord"),
+    ReportColumn::seat("deputy", "the called friend (-1 for a solo or an auto-win)"),
+    ReportColumn {
+        key: "revealed",
+        width: 1,
+        flags: true,
+        doc: "the called card was shown in play",
+    },
+];
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "five-player-3deck",
     flow: crate::rules::Flow::CalledFriend,
     check,
     new,
+    reports: &REPORTS,
 };
 
 /// The most grabs a deal can hold: six identities grab, at most twice each.
@@ -190,21 +203,21 @@ const ROLES: [RoleSpec; 12] = [
         ty: RoleType::Seat,
         doc: "the seat whose grab was strongest, or the marked card's holder when nobody grabs",
         seen: "everyone",
-        label: ["main landlord", "主地主"],
+        label: ["main landlord", "正地主"],
     },
     RoleSpec {
         key: "marked",
         ty: RoleType::Card,
         doc: "the marked card: its holder bids first and lands the deal when nobody grabs",
         seen: "everyone",
-        label: ["marked card", "明牌"],
+        label: ["marked card", "标记牌"],
     },
     RoleSpec {
         key: "marked_holder",
         ty: RoleType::Seat,
         doc: "the holder of the marked card",
         seen: "everyone",
-        label: ["marked card holder", "明牌持有者"],
+        label: ["marked card holder", "标记牌"],
     },
     RoleSpec {
         key: "open_solo",
@@ -225,7 +238,7 @@ const ROLES: [RoleSpec; 12] = [
         ty: RoleType::Word,
         doc: "the seat's own role: main-landlord, deputy or farmer",
         seen: "the seat itself",
-        label: ["your role", "你的身份"],
+        label: ["role", "身份"],
     },
     RoleSpec {
         key: "solo",
@@ -490,23 +503,25 @@ impl Family for FivePlayer3Deck {
         viewer == seat || !matches!(action, Action::HiddenSolo | Action::CallFriend)
     }
 
-    fn roles(&self) -> Roles {
+    fn report_columns(&self) -> &'static [ReportColumn] {
+        &REPORTS
+    }
+
+    fn report(&self, out: &mut Report) {
         let landlord = self.landlord.unwrap_or(self.holder);
-        Roles {
-            landlord,
-            hidden_landlord: self.deputy,
-            revealed: self.revealed,
-            landlord_won: self
-                .winner
-                .is_some_and(|w| w == landlord || Some(w) == self.deputy),
-            ..Roles::default()
-        }
+        out.landlord_won = self
+            .winner
+            .is_some_and(|w| w == landlord || Some(w) == self.deputy);
+        out.values.clear();
+        out.seat(Some(landlord));
+        out.seat(self.deputy);
+        out.flag(self.revealed);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::five::tests::{deal_with, engine, play_out};
+    use super::super::five::tests::{deal_with, engine, play_out, reported_partner};
     use super::super::{check_rules, Rng, Table};
     use super::*;
     use serde_json::{json, Value};
@@ -650,7 +665,7 @@ mod tests {
             );
             assert!(farmer["history"].as_array().unwrap().len() == 5);
         }
-        assert_eq!(b.roles().hidden_landlord, Some(1));
+        assert_eq!(reported_partner(&b), Some(1));
         assert_eq!(
             b.observation(1).to_json("five-player-3deck")["deputy"],
             json!(1)
@@ -661,9 +676,9 @@ mod tests {
             .first()
             .unwrap();
         a.apply(Action::Play(three)).unwrap();
-        assert!(a.roles().revealed);
+        assert_eq!(a.report().values[2], 1, "revealed");
         b.apply(Action::Play(three)).unwrap(); // the main landlord's own copy
-        assert!(!b.roles().revealed);
+        assert_eq!(b.report().values[2], 0, "not revealed");
     }
 
     #[test]
@@ -676,16 +691,13 @@ mod tests {
             };
             let mut t = Table::seeded(engine(r), seed, 0).unwrap();
             play_out(&mut t, &mut Rng(seed));
-            let (r, roles) = (t.result().unwrap(), t.roles());
+            let (r, report) = (t.result().unwrap(), t.report());
             assert_eq!(r.scores.iter().sum::<i64>(), 0);
-            let sign = if roles.landlord_won { 1 } else { -1 };
-            let p = r.multiplier;
-            match roles.hidden_landlord {
-                None => assert_eq!(r.scores[roles.landlord], 4 * sign * p),
-                Some(d) => assert_eq!(
-                    (r.scores[roles.landlord], r.scores[d]),
-                    (2 * sign * p, sign * p)
-                ),
+            let sign = if report.landlord_won { 1 } else { -1 };
+            let (p, landlord) = (r.multiplier, report.landlord());
+            match reported_partner(&t) {
+                None => assert_eq!(r.scores[landlord], 4 * sign * p),
+                Some(d) => assert_eq!((r.scores[landlord], r.scores[d]), (2 * sign * p, sign * p)),
             }
         }
     }

@@ -6,19 +6,23 @@
 //! (`kitty_shown`) and which bombs double (`doubling_bomb`).
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
-use super::roles::{RoleSpec, RoleType, RoleValue};
+use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Roles};
+use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Report};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{Bidding, Rules};
+
+/// What `ddz.simulate` reports of a deal.
+const REPORTS: [ReportColumn; 1] = [ReportColumn::seat("landlord", "the landlord")];
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "landlord",
     flow: crate::rules::Flow::OneLandlord,
     check,
     new,
+    reports: &REPORTS,
 };
 
 fn bad(option: &str, why: &str) -> Result<(), RulesError> {
@@ -241,13 +245,15 @@ impl Family for Landlord {
         t.kitty_given && (t.rules().kitty_shown || Some(seat) == self.landlord)
     }
 
-    fn roles(&self) -> Roles {
+    fn report_columns(&self) -> &'static [ReportColumn] {
+        &REPORTS
+    }
+
+    fn report(&self, out: &mut Report) {
         let landlord = self.landlord.unwrap_or(0);
-        Roles {
-            landlord,
-            landlord_won: self.winner == Some(landlord),
-            ..Roles::default()
-        }
+        out.landlord_won = self.winner == Some(landlord);
+        out.values.clear();
+        out.seat(Some(landlord));
     }
 }
 

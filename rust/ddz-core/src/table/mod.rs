@@ -42,10 +42,10 @@ pub mod tricks;
 pub use self::core::Core;
 pub use action::{Action, Phase};
 pub use deal::{Cut, Deal, Rng};
-pub use family::{check_rules, family_of, Family, FamilySpec, Roles};
+pub use family::{check_rules, family_of, report_layout, role_specs, Family, FamilySpec};
 pub use observation::{Legal, Observation};
 pub use physical::{Card, Hand};
-pub use roles::{RoleSpec, RoleType, RoleValue};
+pub use roles::{Report, ReportColumn, RoleSpec, RoleType, RoleValue};
 pub use scoring::{Event, Settlement};
 
 use crate::engine::Engine;
@@ -377,8 +377,11 @@ impl Table {
         self.core.result.as_ref()
     }
 
-    pub fn roles(&self) -> Roles {
-        self.family.roles()
+    /// What the deal reports to `ddz.simulate` (meaningful once over).
+    pub fn report(&self) -> Report {
+        let mut out = Report::default();
+        self.family.report(&mut out);
+        out
     }
 }
 
@@ -421,14 +424,14 @@ mod tests {
                 // (A deal played on counts keeps its kitty as dealt.)
                 let kitty = |t: &Core| deal::count(&t.kitty);
                 assert_eq!((a.phase, a.to_act, kitty(a)), (b.phase, b.to_act, kitty(b)));
-                assert_eq!(reused.roles(), fresh.roles(), "{preset} {index}");
+                assert_eq!(reused.report(), fresh.report(), "{preset} {index}");
                 if recorded {
                     let json = |t: &Table| t.deals().iter().map(Deal::to_json).collect::<Vec<_>>();
                     assert_eq!(json(&reused), json(&fresh), "{preset} {index}");
                 }
                 let steps = (play_out(&mut reused, index), play_out(&mut fresh, index));
                 assert_eq!(steps.0, steps.1, "{preset} {index}");
-                assert_eq!(reused.roles(), fresh.roles(), "{preset} {index}");
+                assert_eq!(reused.report(), fresh.report(), "{preset} {index}");
                 let scores = |t: &Table| t.result().unwrap().scores.clone();
                 assert_eq!(scores(&reused), scores(&fresh), "{preset} {index}");
                 if recorded {

@@ -28,7 +28,8 @@ pub enum RoleType {
     Card,
     /// Cards (`"3c4c5c"`).
     Cards,
-    /// One of the words [`ROLE_WORDS`] lists (`"farmer"`).
+    /// One of the words [`ROLE_WORDS`] lists (`"farmer"`): the viewing
+    /// seat's own role or side.
     Word,
     /// A card and the seat holding that copy (`{"card": "9h", "seat": 2}`).
     SeatCard,
@@ -85,7 +86,8 @@ pub struct RoleSpec {
     pub doc: &'static str,
     /// Who may see it, and when; unknown to the others.
     pub seen: &'static str,
-    /// Its name for people: English, then Chinese.
+    /// Its name for people, English then Chinese: for a seat or seats, the
+    /// name of a seat it names (`"landlord"`, a badge); else the value's.
     pub label: [&'static str; 2],
 }
 
@@ -252,6 +254,61 @@ pub fn column_bounds(ty: RoleType, players: usize) -> (i16, i16) {
         RoleType::Card => (-1, 16 * 4 - 1),
         RoleType::Word => (-1, ROLE_WORDS.len() as i16 - 1),
         RoleType::Cards | RoleType::Sides => (-2, -1),
+    }
+}
+
+/// A column `ddz.simulate` reports for every deal (docs/types.md): seats
+/// (`width` of them, padded with -1 where fewer) or yes/no flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportColumn {
+    pub key: &'static str,
+    pub width: usize,
+    /// Flags (booleans) rather than seats.
+    pub flags: bool,
+    pub doc: &'static str,
+}
+
+impl ReportColumn {
+    /// A column of one seat.
+    pub const fn seat(key: &'static str, doc: &'static str) -> ReportColumn {
+        ReportColumn {
+            key,
+            width: 1,
+            flags: false,
+            doc,
+        }
+    }
+}
+
+/// What a deal reports at its end (`Family::report`): whether the
+/// landlord's side won, and each of the family's report columns' values,
+/// flattened in column order (seats, -1 for none; flags 0 or 1). The first
+/// column is always `landlord`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    pub landlord_won: bool,
+    pub values: Vec<i64>,
+}
+
+impl Report {
+    /// The seat of the `landlord` column.
+    pub fn landlord(&self) -> usize {
+        self.values.first().map_or(0, |&s| s.max(0) as usize)
+    }
+
+    /// Append `seats`, padded with -1 to `width`.
+    pub fn seats(&mut self, seats: &[usize], width: usize) {
+        let padded = (0..width).map(|i| seats.get(i).map_or(-1, |&s| s as i64));
+        self.values.extend(padded);
+    }
+
+    /// Append one seat, or -1.
+    pub fn seat(&mut self, seat: Option<usize>) {
+        self.values.push(seat.map_or(-1, |s| s as i64));
+    }
+
+    pub fn flag(&mut self, flag: bool) {
+        self.values.push(i64::from(flag));
     }
 }
 

@@ -16,10 +16,10 @@
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
 use super::physical::{parse_identities, push_card, Card};
-use super::roles::{RoleSpec, RoleType, RoleValue, Seats};
+use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue, Seats};
 use super::scoring::{spring_events, stake, Event, Settlement};
 use super::six::Shares;
-use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Roles};
+use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
 use crate::engine::Engine;
 use crate::error::RulesError;
@@ -29,11 +29,28 @@ use serde_json::{json, Map, Value};
 use std::fmt::Write;
 use std::sync::Arc;
 
+/// What `ddz.simulate` reports of a six-player-2v4 deal, and of a
+/// six-player-teams deal.
+const REPORTS_2V4: [ReportColumn; 2] = [
+    ReportColumn::seat("landlord", "the big landlord"),
+    ReportColumn::seat("second_landlord", "the secret mark's holder"),
+];
+const REPORTS_TEAMS: [ReportColumn; 2] = [
+    ReportColumn::seat("landlord", "the main landlord"),
+    ReportColumn::seat(
+        "counter_landlord",
+        "the counter landlord (-1 for a solo deal)",
+    ),
+];
+/// Every column the family may report.
+const REPORTS: [ReportColumn; 3] = [REPORTS_2V4[0], REPORTS_2V4[1], REPORTS_TEAMS[1]];
+
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "six-marked",
     flow: crate::rules::Flow::TwoMarks,
     check,
     new,
+    reports: &REPORTS,
 };
 
 /// The rule sets this family can play to the end.
@@ -73,9 +90,14 @@ fn new(rules: &Rules) -> Box<dyn Family> {
         (true, false) => &TEAMS,
         (true, true) => &TEAMS_BIDDING,
     };
+    let reports: &'static [ReportColumn] = match rules.farmers_pick_sides {
+        false => &REPORTS_2V4,
+        true => &REPORTS_TEAMS,
+    };
     Box::new(Marked {
         procedure: rules.landlord_bidding.then(|| super::six::procedure(rules)),
         roles,
+        reports,
         ..Marked::default()
     })
 }
@@ -114,28 +136,28 @@ const LANDLORDS: RoleSpec = RoleSpec {
     ty: RoleType::Seats,
     doc: "the landlords, the first then (unless solo) the second",
     seen: "everyone",
-    label: ["landlords", "地主"],
+    label: ["landlord", "地主"],
 };
 const PUBLIC_MARK: RoleSpec = RoleSpec {
     key: "public_mark",
     ty: RoleType::SeatCard,
     doc: "the public mark and the seat holding that copy",
     seen: "everyone",
-    label: ["public mark", "明记牌"],
+    label: ["public mark", "明牌"],
 };
 const SECRET_MARK: RoleSpec = RoleSpec {
     key: "secret_mark",
     ty: RoleType::SeatCard,
     doc: "the secret mark and the seat holding that copy",
     seen: "everyone once the deal is over",
-    label: ["secret mark", "暗记牌"],
+    label: ["secret mark", "暗牌"],
 };
 const SHOWN: RoleSpec = RoleSpec {
     key: "shown",
     ty: RoleType::Seats,
     doc: "the seats that showed their hand",
     seen: "everyone",
-    label: ["shown hands", "亮牌"],
+    label: ["showed hand", "亮牌"],
 };
 const SOLO: RoleSpec = RoleSpec {
     key: "solo",
@@ -177,21 +199,21 @@ const MAIN_LANDLORD: RoleSpec = RoleSpec {
     ty: RoleType::Seat,
     doc: "the main side's landlord: the public mark's holder, or the auction's winner",
     seen: "everyone",
-    label: ["main landlord", "主地主"],
+    label: ["main landlord", "正地主"],
 };
 const COUNTER_LANDLORD: RoleSpec = RoleSpec {
     key: "counter_landlord",
     ty: RoleType::Seat,
     doc: "the counter side's landlord: the secret mark's holder (none when solo)",
     seen: "everyone, once it has become known",
-    label: ["counter landlord", "副地主"],
+    label: ["counter landlord", "反地主"],
 };
 const SIDE: RoleSpec = RoleSpec {
     key: "side",
     ty: RoleType::Word,
     doc: "this seat's side, main or counter, once it has one",
     seen: "the seat itself",
-    label: ["your side", "你的阵营"],
+    label: ["side", "阵营"],
 };
 const SIDES: RoleSpec = RoleSpec {
     key: "sides",
@@ -205,7 +227,7 @@ const TEAM: RoleSpec = RoleSpec {
     ty: RoleType::Seats,
     doc: "the seats this seat knows are on its side, itself included, sorted",
     seen: "the seat itself",
-    label: ["your team", "你的队友"],
+    label: ["teammate", "队友"],
 };
 
 /// Six-player-teams' roles, sorted by key (with `bid` where the first
@@ -248,8 +270,10 @@ type Side = bool;
 #[derive(Clone, Default)]
 struct Marked {
     procedure: Option<Procedure>,
-    /// The roles of this rule set (`TWO_V_FOUR` or `TEAMS...`).
+    /// The roles of this rule set (`TWO_V_FOUR` or `TEAMS...`), and what
+    /// it reports.
     roles: &'static [RoleSpec],
+    reports: &'static [ReportColumn],
     public: (Card, usize),
     secret: (Card, usize),
     auction: Option<Auction>,
@@ -285,6 +309,7 @@ impl Marked {
         let Marked {
             procedure: _,
             roles: _,
+            reports: _,
             public: mark,
             secret: second,
             auction,
@@ -851,13 +876,15 @@ impl Family for Marked {
         }
     }
 
-    fn roles(&self) -> Roles {
-        Roles {
-            landlord: self.landlords.first().copied().unwrap_or(0),
-            hidden_landlord: self.landlords.get(1).copied(),
-            landlord_won: self.winning_side == Some(true),
-            ..Roles::default()
-        }
+    fn report_columns(&self) -> &'static [ReportColumn] {
+        self.reports
+    }
+
+    fn report(&self, out: &mut Report) {
+        out.landlord_won = self.winning_side == Some(true);
+        out.values.clear();
+        out.seat(Some(self.landlords.first().copied().unwrap_or(0)));
+        out.seat(self.landlords.get(1).copied());
     }
 }
 

@@ -16,20 +16,51 @@
 
 use super::auction::{AllPass, Auction, Ended, Procedure};
 use super::physical::{parse_identities, push_card, Card};
-use super::roles::{RoleSpec, RoleType, RoleValue, Seats};
+use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue, Seats};
 use super::scoring::{spring_events, stake, Event, Settlement};
 use super::six::Shares;
-use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Rng, Roles};
+use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, KittySplit, Rules, TwoBids};
 use serde_json::{json, Map, Value};
+
+/// The most open and hidden landlords a deal names.
+const OPEN_WIDTH: usize = 3;
+const HIDDEN_WIDTH: usize = 2;
+
+/// What `ddz.simulate` reports of a deal.
+const REPORTS: [ReportColumn; 4] = [
+    ReportColumn::seat(
+        "landlord",
+        "the marked card's receiver, the first open landlord",
+    ),
+    ReportColumn {
+        key: "open_landlords",
+        width: OPEN_WIDTH,
+        flags: false,
+        doc: "the open landlords in the order named, the receiver first, padded with -1",
+    },
+    ReportColumn {
+        key: "hidden_landlords",
+        width: HIDDEN_WIDTH,
+        flags: false,
+        doc: "the hidden landlords, padded with -1",
+    },
+    ReportColumn {
+        key: "revealed",
+        width: HIDDEN_WIDTH,
+        flags: true,
+        doc: "whether each hidden landlord played a copy of the marked card",
+    },
+];
 
 pub(super) static SPEC: FamilySpec = FamilySpec {
     name: "six-3v3",
     flow: crate::rules::Flow::ThreeCopies,
     check,
     new,
+    reports: &REPORTS,
 };
 
 /// The base S with two hidden landlords (there is no bidding).
@@ -157,42 +188,42 @@ const ROLES: [RoleSpec; 10] = [
         ty: RoleType::Seats,
         doc: "the landlords this seat knows of, sorted: the open ones, the revealed hidden ones, itself if hidden; all at the end",
         seen: "as the doc says",
-        label: ["landlords", "地主"],
+        label: ["landlord", "地主"],
     },
     RoleSpec {
         key: "marked",
         ty: RoleType::Card,
         doc: "the marked card: the copies' holders are the landlords",
         seen: "everyone",
-        label: ["marked card", "明牌"],
+        label: ["marked card", "标记牌"],
     },
     RoleSpec {
         key: "marked_holder",
         ty: RoleType::Seat,
         doc: "the seat that received the marked card, the first open landlord",
         seen: "everyone",
-        label: ["marked card holder", "明牌持有者"],
+        label: ["marked card holder", "标记牌"],
     },
     RoleSpec {
         key: "open_landlords",
         ty: RoleType::Seats,
         doc: "the open landlords, in the order named, the marked card's receiver first",
         seen: "everyone",
-        label: ["open landlords", "明地主"],
+        label: ["open landlord", "明地主"],
     },
     RoleSpec {
         key: "revealed",
         ty: RoleType::Seats,
         doc: "the hidden landlords revealed by playing a copy of the marked card, in that order",
         seen: "everyone",
-        label: ["revealed landlords", "已亮明的暗地主"],
+        label: ["revealed landlord", "亮明的暗地主"],
     },
     RoleSpec {
         key: "role",
         ty: RoleType::Word,
         doc: "the seat's own role: open-landlord, hidden-landlord or farmer (none while bidding)",
         seen: "the seat itself",
-        label: ["your role", "你的身份"],
+        label: ["role", "身份"],
     },
 ];
 
@@ -644,14 +675,22 @@ impl Family for ThreeVThree {
         t.kitty_given && (lone_taker || t.rules().kitty_shown)
     }
 
-    fn roles(&self) -> Roles {
-        Roles {
-            landlord: self.holder,
-            open_landlords: self.open.clone(),
-            hidden_landlords: self.hidden.clone(),
-            revealed_landlords: self.revealed.clone(),
-            landlord_won: self.landlords_won,
-            ..Roles::default()
+    fn report_columns(&self) -> &'static [ReportColumn] {
+        &REPORTS
+    }
+
+    fn report(&self, out: &mut Report) {
+        out.landlord_won = self.landlords_won;
+        out.values.clear();
+        out.seat(Some(self.holder));
+        out.seats(&self.open, OPEN_WIDTH);
+        out.seats(&self.hidden, HIDDEN_WIDTH);
+        for i in 0..HIDDEN_WIDTH {
+            let shown = self
+                .hidden
+                .get(i)
+                .is_some_and(|h| self.revealed.contains(h));
+            out.flag(shown);
         }
     }
 }

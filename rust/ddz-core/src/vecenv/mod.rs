@@ -231,7 +231,7 @@ impl Env {
         out.final_multiplier[0] = result.multiplier;
         out.length[0] = self.decisions;
         out.episode[0] = self.episode as i64;
-        out.landlord[0] = self.table.roles().landlord as i8;
+        out.landlord[0] = self.table.report().landlord() as i8;
         self.episode += 1;
         self.deal();
     }

@@ -1,0 +1,82 @@
+"""``ddz replay RECORD.json``: open a finished deal's record in the browser
+table's replay, every hand open, on a server of its own at 127.0.0.1.
+
+The record is checked before anything starts (a bad one is a usage error);
+the server keeps no table (its database is a temporary file) and runs until
+Ctrl-C. The URL is printed first, so the command also works without a
+browser (``--no-browser``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import tempfile
+import threading
+import webbrowser
+from pathlib import Path
+
+from .common import UsageError
+
+
+def add_replay_command(sub: argparse._SubParsersAction) -> None:
+    replay = sub.add_parser(
+        "replay",
+        help="replay a finished deal's record (Game.to_json) in the browser",
+        description="Serve the browser table's replay of RECORD at 127.0.0.1 and open it.",
+    )
+    replay.add_argument("record", metavar="RECORD", help="a record file, as Game.to_json() writes")
+    replay.add_argument(
+        "--port", type=int, default=0, help="port to listen on (default: a free one)"
+    )
+    replay.add_argument("--no-browser", action="store_true", help="print the URL only")
+    replay.set_defaults(func=cmd_replay)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from ddz.serve import create_app
+        from ddz.serve.pages import register_replay
+    except ImportError as e:
+        raise UsageError(
+            f"ddz replay needs the serve extra ({e.name} is missing): pip install 'ddz[serve]'"
+        ) from None
+    try:
+        record = Path(args.record).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {args.record}: {e}") from None
+    port = args.port or _free_port()
+    with tempfile.TemporaryDirectory(prefix="ddz-replay-") as scratch:
+        app = create_app(db=str(Path(scratch) / "replay.sqlite3"))
+        try:
+            key = register_replay(app, record)
+        except ValueError as e:
+            raise UsageError(f"{args.record} is not a finished deal's record: {e}") from None
+        url = f"http://127.0.0.1:{port}/replay?local={key}"
+        print(url, flush=True)
+        server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+        )
+        if not args.no_browser:
+            threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
+        server.run()
+    return 0
+
+
+def _open_when_up(server, url: str) -> None:
+    """Open the browser once uvicorn listens (it sets `started`)."""
+    for _ in range(200):
+        if server.started:
+            if not webbrowser.open(url):
+                print(f"open {url} in a browser", file=sys.stderr)
+            return
+        threading.Event().wait(0.05)

@@ -1,0 +1,43 @@
+"""The plays a seat is advised, best first, as the engine orders them.
+
+`Rules.hint` orders a hand's plays as a game's hint button offers them
+(smallest first, bombs last); the seat's legal plays are sorted by it, so
+the page never judges a play itself.
+"""
+
+from __future__ import annotations
+
+import ddz
+
+
+def _to_beat(rules: ddz.Rules, text: str | None) -> ddz.Move | None:
+    """The play an observation's `to_beat` text names ('522L=5222')."""
+    if text is None:
+        return None
+    for move in rules.classify(text.split("=")[0]):
+        if str(move) == text:
+            return move
+    return None
+
+
+def hints(game: ddz.Game, seat: int) -> list[dict]:
+    """The legal plays of `seat` in hint order, each with the cards it takes
+    (their ranks, 'L' for a wild card) and what tells it from a play that
+    prints alike; empty when the seat is not to play a card."""
+    if game.phase != "play" or game.to_act != seat:
+        return []
+    legal = [a for a in game.legal_actions() if isinstance(a, ddz.Move)]
+    observation = game.observation(seat)
+    order = game.rules.hint(observation["hand"], _to_beat(game.rules, observation["to_beat"]))
+    rank = {move: i for i, move in enumerate(order)}
+    legal.sort(key=lambda m: rank.get(m, len(rank)))
+    return [
+        {
+            "action": str(m),
+            "cards": str(m.cards),
+            "kind": m.kind,
+            "rank": m.rank,
+            "length": m.length,
+        }
+        for m in legal
+    ]

@@ -1,0 +1,187 @@
+"""What the browser table needs besides the game API: its page at every
+address it is opened at, the bots it may offer, hints, replays, and the
+lobby's seats (docs/server.md, The browser table).
+
+Each answer comes from the engine or the server's tables: the page draws
+what it is sent and decides no rule itself.
+
+(No `from __future__ import annotations`: FastAPI reads the dependencies'
+``Annotated`` hints at run time, and they name closures of `add_pages`.)
+"""
+
+import functools
+import json
+import secrets
+from pathlib import Path
+from typing import Annotated, Optional
+
+from fastapi import Depends, FastAPI, Query
+from fastapi import Request as HttpRequest
+from fastapi.responses import FileResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from .auth import token_hash
+from .hints import hints as advised
+from .lobby import BAD_INPUT, Lobby
+from .replay import frames
+from .seating import Offers, seats
+from .tables import BOTS, Refused, Table
+from .views import summary
+
+INDEX = Path(__file__).parent / "static" / "index.html"
+#: Finished deals' replays kept encoded: a deal never changes once over.
+REPLAYS_KEPT = 32
+#: Tables the lobby lists at most: those with a seat offered first.
+LOBBY_LISTED = 50
+
+
+@functools.lru_cache(maxsize=REPLAYS_KEPT)
+def replay_text(record: str) -> str:
+    """The replay of a record as JSON text (ValueError for a bad record)."""
+    return json.dumps(frames(record), separators=(",", ":"))
+
+
+def _replay_reply(record: str) -> Response:
+    try:
+        return Response(replay_text(record), media_type="application/json")
+    except BAD_INPUT as e:
+        raise Refused(422, f"not a replayable record: {e}") from None
+
+
+def register_replay(app: FastAPI, record: str) -> str:
+    """Keep a record for `/replay?local=KEY` (the `ddz replay` command); returns KEY."""
+    replay_text(record)  # refuses a bad record now, not in the page
+    key = secrets.token_urlsafe(8)
+    app.state.replays[key] = record
+    return key
+
+
+def add_pages(app: FastAPI, lobby: Lobby) -> None:
+    """Register the page's addresses and its helper routes on `app`."""
+    offers = Offers()
+    app.state.offers = offers
+    app.state.replays = {}
+    bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
+
+    def seat_of(
+        table_id: str,
+        credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
+    ) -> tuple[Table, int, str]:
+        """The table, the seat the bearer token opens, and the token."""
+        table = lobby.get(table_id)
+        if credentials is None:
+            raise Refused(401, "missing token: send 'Authorization: Bearer <token>'")
+        seat = table.seat_of(token_hash(credentials.credentials))
+        if seat is None:
+            raise Refused(403, f"this token opens no seat at table {table.id}")
+        return table, seat, credentials.credentials
+
+    SeatOf = Annotated[tuple[Table, int, str], Depends(seat_of)]
+
+    # ---- the page, wherever it is opened ----------------------------------------
+    def page() -> FileResponse:
+        return FileResponse(INDEX)
+
+    for path in ("/t/{table_id}", "/replay", "/replay/{table_id}/{deal}"):
+        app.add_api_route(path, page, include_in_schema=False)
+
+    # ---- what the page asks --------------------------------------------------------
+    @app.get("/bots", tags=["server"])
+    async def bots() -> dict:
+        """The kinds of bot a table may seat."""
+        return {"bots": list(BOTS)}
+
+    @app.get("/tables/{table_id}/hints", tags=["play"])
+    async def hints(at: SeatOf) -> dict:
+        """The seat's legal plays, best first, as `Rules.hint` orders them;
+        empty when it is not the seat's turn to play cards."""
+        table, seat, _ = at
+        return {"version": table.version, "hints": advised(table.game, seat)}
+
+    @app.get("/tables/{table_id}/roles", tags=["tables"])
+    async def table_roles(table_id: str) -> list:
+        """The roles the table's observations hold, as the engine declares
+        them (`Rules.roles()`: key, type, labels in English and Chinese)."""
+        return lobby.get(table_id).rules.roles()
+
+    @app.get("/tables/{table_id}/rules", tags=["tables"])
+    async def table_rules(table_id: str) -> dict:
+        """The table's rule set, every option (`Rules.to_dict()`): the page
+        learns the kitty's size and the decks from it."""
+        return lobby.get(table_id).rules.to_dict()
+
+    @app.get("/tables/{table_id}/hands", tags=["play"])
+    async def final_hands(
+        table_id: str, deal: Annotated[Optional[int], Query(ge=0)] = None
+    ) -> dict:
+        """The cards every seat kept, and the kitty, once a deal (default:
+        the current one) is over: 403 before, as its record."""
+        table = lobby.get(table_id)
+        table.record(deal)  # 404 for a deal it lacks, 403 until the deal is over
+        game = table.deals()[-1 if deal is None else deal]
+        return {"hands": ["".join(h) for h in game.hands], "kitty": "".join(game.kitty)}
+
+    @app.get("/tables/{table_id}/replay", tags=["play"], response_model=dict)
+    async def table_replay(
+        table_id: str, deal: Annotated[Optional[int], Query(ge=0)] = None
+    ) -> Response:
+        """A finished deal (default: the current one) at every step, all
+        hands open: 403 until it is over, as its record."""
+        return _replay_reply(lobby.get(table_id).record(deal))
+
+    @app.post("/replays", tags=["play"], response_model=dict)
+    async def replay_record(request: HttpRequest) -> Response:
+        """The replay of a record sent as the body (`Game.to_json()` text)."""
+        body = await request.body()
+        try:
+            record = body.decode()
+        except UnicodeDecodeError:
+            raise Refused(400, "a record is UTF-8 JSON text") from None
+        return _replay_reply(record)
+
+    @app.get("/replays/{key}", tags=["play"], response_model=dict)
+    async def kept_replay(key: str) -> Response:
+        """The replay of a record this server was started with (`ddz replay`)."""
+        record = app.state.replays.get(key)
+        if record is None:
+            raise Refused(404, f"no replay {key!r} on this server")
+        return _replay_reply(record)
+
+    # ---- the lobby -------------------------------------------------------------------
+    @app.get("/lobby", tags=["tables"])
+    async def lobby_tables() -> dict:
+        """Open tables (at most LOBBY_LISTED, those with a seat offered
+        first), each seat a bot, a person's seat (connected or not) or a seat
+        offered to whoever takes it."""
+        offers.keep_only(lobby.open)
+        listed = sorted(lobby.open.values(), key=lambda t: not offers.offered(t.id))
+        return {
+            "tables": [
+                {**summary(t), "seats": seats(t, lobby.hub, offers)} for t in listed[:LOBBY_LISTED]
+            ]
+        }
+
+    @app.post("/tables/{table_id}/offers/{seat}", tags=["tables"])
+    async def offer(seat: int, at: SeatOf) -> dict:
+        """Put a seat up in the lobby, with that seat's own token: the first
+        visitor to take it gets the token."""
+        table, held, token = at
+        if held != seat:
+            raise Refused(403, f"this token opens seat {held}, not seat {seat}")
+        if table.closed:
+            raise Refused(409, "the table is closed")
+        offers.offer(table, seat, token)
+        return {"offered": sorted(offers.offered(table.id))}
+
+    @app.delete("/tables/{table_id}/offers/{seat}", tags=["tables"])
+    async def withdraw(seat: int, at: SeatOf) -> dict:
+        table, held, _ = at
+        if held != seat:
+            raise Refused(403, f"this token opens seat {held}, not seat {seat}")
+        offers.withdraw(table, seat)
+        return {"offered": sorted(offers.offered(table.id))}
+
+    @app.post("/tables/{table_id}/offers/{seat}/take", tags=["tables"])
+    async def take(table_id: str, seat: int) -> dict:
+        """Take an offered seat: its token, once."""
+        return {"seat": seat, "token": offers.take(lobby.get(table_id), seat)}

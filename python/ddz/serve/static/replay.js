@@ -1,0 +1,79 @@
+// A finished deal replayed with every hand open: step back and forth, or
+// drag the slider. Each frame is the engine's (GET /tables/{id}/replay,
+// POST /replays): the page only draws them.
+"use strict";
+
+import { drawHand } from "./hand.js";
+import { api } from "./net.js";
+import { $, draw } from "./render.js";
+import { replayScene } from "./scene.js";
+import { declareRoles, t } from "./words.js";
+
+export const rep = { data: null, at: 0, bottom: 0, bots: {}, timer: null };
+
+// source: {table, deal} | {local: key} | {record: text}
+export async function openReplay(source) {
+  document.body.dataset.page = "replay";
+  stopAuto();
+  let data;
+  if (source.record !== undefined) data = await api("POST", "/replays", { raw: source.record });
+  else if (source.local !== undefined) data = await api("GET", `/replays/${encodeURIComponent(source.local)}`);
+  else {
+    data = await api("GET", `/tables/${source.table}/replay?deal=${source.deal}`);
+    const summary = await api("GET", `/tables/${source.table}`).catch(() => null);
+    rep.bots = summary ? Object.fromEntries(Object.entries(summary.bots).map(([s, k]) => [Number(s), k])) : {};
+  }
+  if (source.table === undefined) rep.bots = {};
+  declareRoles(data.preset, data.roles);
+  Object.assign(rep, { data, at: 0, bottom: 0 });
+  const slider = $("slider");
+  slider.min = 0;
+  slider.max = data.frames.length - 1;
+  slider.value = 0;
+  redrawReplay();
+}
+
+export function redrawReplay() {
+  if (!rep.data) return;
+  const n = rep.data.frames.length - 1;
+  $("view-from").replaceChildren(...Array.from({ length: rep.data.players }, (_, s) => new Option(t("seat", { n: s + 1 }), String(s))));
+  $("view-from").value = String(rep.bottom);
+  const scene = replayScene(rep.data, rep.at, rep.bottom, rep.bots);
+  draw(scene);
+  drawHand($("hand"), scene.hand, null);
+  $("slider").value = rep.at;
+  $("step").textContent = t("step-of", { i: rep.at, n });
+  const frame = rep.data.frames[rep.at];
+  const previous = rep.data.frames[rep.at - 1];
+  $("waiting").textContent = previous && previous.deal !== frame.deal ? t("redeal") : "";
+  $("auto").textContent = rep.timer ? t("pause") : t("auto-play");
+}
+
+function go(i) {
+  rep.at = Math.max(0, Math.min(rep.data.frames.length - 1, i));
+  redrawReplay();
+}
+
+function stopAuto() {
+  clearInterval(rep.timer);
+  rep.timer = null;
+}
+
+export function bindReplay() {
+  $("first").onclick = () => go(0);
+  $("back").onclick = () => go(rep.at - 1);
+  $("forward").onclick = () => go(rep.at + 1);
+  $("last").onclick = () => go(Infinity);
+  $("slider").oninput = (e) => go(Number(e.target.value));
+  $("view-from").onchange = (e) => { rep.bottom = Number(e.target.value); redrawReplay(); };
+  $("auto").onclick = () => {
+    if (rep.timer) stopAuto();
+    else rep.timer = setInterval(() => (rep.at >= rep.data.frames.length - 1 ? (stopAuto(), redrawReplay()) : go(rep.at + 1)), 700);
+    redrawReplay();
+  };
+  document.addEventListener("keydown", (e) => {
+    if (document.body.dataset.page !== "replay" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowLeft") go(rep.at - 1);
+    else if (e.key === "ArrowRight") go(rep.at + 1);
+  });
+}
