@@ -68,15 +68,22 @@ class Http:
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self.resent = 0
 
-    async def request(self, method: str, path: str, body=None, token: str | None = None):
-        data = b"" if body is None else json.dumps(body).encode()
+    async def request(
+        self, method: str, path: str, body=None, token: str | None = None, resend: bool = True
+    ):
+        """(status, JSON body). `resend=False`: a dropped connection raises
+        at once (for requests the caller must not repeat blindly)."""
+        if body is None or isinstance(body, bytes):
+            data = body or b""  # bytes go as they are: a malformed body on purpose
+        else:
+            data = json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n"
         if body is not None:
             head += "Content-Type: application/json\r\n"
         if token is not None:
             head += f"Authorization: Bearer {token}\r\n"
         message = head.encode() + b"\r\n" + data
-        for attempt in (0, 1):
+        for attempt in (0, 1) if resend else (1,):
             if self.streams is None:
                 self.streams = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = self.streams
@@ -103,7 +110,10 @@ class Http:
             if name.strip().lower() == b"content-length":
                 length = int(value)
         body = await reader.readexactly(length)
-        return status, json.loads(body) if body else {}
+        try:
+            return status, json.loads(body) if body else {}
+        except ValueError:
+            return status, {"error": f"not JSON: {body[:80]!r}"}
 
     def close(self) -> None:
         if self.streams is not None:
@@ -214,6 +224,8 @@ async def run(args) -> dict:
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "load.sqlite3"
     command = [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db)]
+    # Every table is made from this one address: lift the per-client limit.
+    command += ["--max-tables-per-client", str(max(args.tables, 1))]
     server = subprocess.Popen([*command, "--sync", args.sync])
     stats = Stats()
     try:

@@ -28,28 +28,24 @@ def free_port() -> int:
 
 
 class Server:
-    """`ddz serve --db DB`, listening on 127.0.0.1 until stopped."""
+    """`ddz serve --db DB`, listening on 127.0.0.1 until stopped. `prelude`,
+    if given, is Python run in the server's process first (say, to add a bot
+    kind to ddz.serve.bots.BOT_KINDS)."""
 
-    def __init__(self, db: Path, *args: str, port: int | None = None) -> None:
+    def __init__(
+        self, db: Path, *args: str, port: int | None = None, prelude: str | None = None
+    ) -> None:
         self.db = db
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(db.with_suffix(".log"), "ab")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "ddz",
-                "serve",
-                "--port",
-                str(self.port),
-                "--db",
-                str(db),
-                *args,
-            ],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
+        argv = ["serve", "--port", str(self.port), "--db", str(db), *args]
+        if prelude is None:
+            command = [sys.executable, "-m", "ddz", *argv]
+        else:
+            run = f"{prelude}\nfrom ddz.cli import main\nraise SystemExit(main({argv!r}))"
+            command = [sys.executable, "-c", run]
+        self.proc = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=self.base, timeout=10)
         self._wait_up()
 
@@ -92,10 +88,14 @@ class Server:
 
     # ---- the API ------------------------------------------------------------
     def create(self, preset: str, **body) -> tuple[str, dict[str, str]]:
+        made = self.make(preset, **body)
+        return made["id"], made["tokens"]
+
+    def make(self, preset: str, **body) -> dict:
+        """POST /tables: the whole reply (id, tokens, owner)."""
         reply = self.http.post("/tables", json={"preset": preset, **body})
         assert reply.status_code == 201, reply.text
-        made = reply.json()
-        return made["id"], made["tokens"]
+        return reply.json()
 
     def view(self, table: str, token: str) -> dict:
         reply = self.http.get(f"/tables/{table}/view", headers=bearer(token))
@@ -112,3 +112,13 @@ class Server:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def error_of(reply: httpx.Response, status: int) -> str:
+    """The error sentence of a JSON error reply with `status`."""
+    assert reply.status_code == status, reply.text
+    assert reply.headers["content-type"].startswith("application/json")
+    body = reply.json()
+    assert set(body) == {"error"} and body["error"], body
+    assert "Traceback" not in body["error"]
+    return body["error"]

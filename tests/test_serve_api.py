@@ -13,7 +13,7 @@ from contextlib import ExitStack
 
 import httpx
 import pytest
-from serve_helpers import Server, bearer
+from serve_helpers import Server, bearer, error_of
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -26,15 +26,6 @@ def server(tmp_path_factory):
     srv = Server(tmp_path_factory.mktemp("serve") / "api.sqlite3", "--max-body", "4096")
     yield srv
     srv.stop()
-
-
-def error_of(reply: httpx.Response, status: int) -> str:
-    assert reply.status_code == status, reply.text
-    assert reply.headers["content-type"].startswith("application/json")
-    body = reply.json()
-    assert set(body) == {"error"} and body["error"], body
-    assert "Traceback" not in body["error"]
-    return body["error"]
 
 
 def test_health_docs_and_openapi_are_served_from_here(server: Server) -> None:

@@ -22,7 +22,10 @@ STEPS = 30
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("secrecy") / "secrecy.sqlite3")
+    # Up to 8 pairs of twin tables per preset, all from this one address.
+    srv = Server(
+        tmp_path_factory.mktemp("secrecy") / "secrecy.sqlite3", "--max-tables-per-client", "200"
+    )
     yield srv
     srv.stop()
 

@@ -14,7 +14,7 @@ SYNC = ("NORMAL", "FULL")
 
 
 def add_serve_command(sub: argparse._SubParsersAction) -> None:
-    from ddz.serve.limits import MAX_BODY, MAX_TABLES
+    from ddz.serve import limits
 
     serve = sub.add_parser(
         "serve",
@@ -25,10 +25,25 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--db", default="ddz.sqlite3", help="SQLite file (created if missing)")
     serve.add_argument(
-        "--max-tables", type=int, default=MAX_TABLES, help="open tables at most (then 429)"
+        "--max-tables", type=int, default=limits.MAX_TABLES, help="open tables at most (then 429)"
     )
     serve.add_argument(
-        "--max-body", type=int, default=MAX_BODY, help="request body bytes at most (then 413)"
+        "--max-tables-per-client",
+        type=int,
+        default=limits.MAX_TABLES_PER_CLIENT,
+        help="open tables one client address may have made (then 429)",
+    )
+    for name, default, says in (
+        ("--idle-timeout", limits.IDLE_TIMEOUT, "close a table after this long without a change"),
+        ("--ws-auth-timeout", limits.WS_AUTH_TIMEOUT, "time a WebSocket client has to send "
+         "its token (then close 4408)"),
+    ):  # fmt: skip
+        serve.add_argument(name, type=float, default=default, metavar="SECONDS", help=says)
+    serve.add_argument(
+        "--max-body",
+        type=int,
+        default=limits.MAX_BODY,
+        help="request body bytes at most (then 413)",
     )
     serve.add_argument(
         "--sync",
@@ -41,24 +56,40 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    if args.max_tables < 1 or args.max_body < 1:
-        raise UsageError("--max-tables and --max-body must be at least 1")
+    if min(args.max_tables, args.max_tables_per_client, args.max_body) < 1:
+        raise UsageError("--max-tables, --max-tables-per-client and --max-body must be at least 1")
+    if not (args.idle_timeout > 0 and args.ws_auth_timeout > 0):  # not NaN either
+        raise UsageError("--idle-timeout and --ws-auth-timeout must be more than 0 seconds")
     try:
         import uvicorn
 
         from ddz.serve import create_app
+        from ddz.serve.limits import Limits
     except ImportError as e:
         raise UsageError(
             f"ddz serve needs the serve extra ({e.name} is missing): pip install 'ddz[serve]'"
         ) from None
     app = create_app(
         db=args.db,
-        max_tables=args.max_tables,
         max_body=args.max_body,
         synchronous=args.sync.upper(),
+        limits=Limits(
+            max_tables=args.max_tables,
+            max_tables_per_client=args.max_tables_per_client,
+            idle_timeout=args.idle_timeout,
+            ws_auth_timeout=args.ws_auth_timeout,
+        ),
     )
     # Views are a few KB of JSON: compressing each push costs more CPU than it saves here.
+    # proxy_headers=False: a client's address is its connection's, not what an
+    # X-Forwarded-For header claims (the per-client limit counts by address).
     uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        ws_max_size=max(args.max_body, 4096),
+        proxy_headers=False,
     )
     return 0

@@ -1,7 +1,8 @@
 """The ASGI app: routes, authentication, errors, limits, the browser table.
 
 Every error is JSON, ``{"error": "..."}``, with a 4xx status for anything
-a client did wrong; see docs/server.md for the list.
+a client did wrong; see docs/server.md for the list. The engine's work
+runs in the lobby's worker threads; the routes only route.
 
 (No `from __future__ import annotations`: FastAPI reads the dependencies'
 ``Annotated`` hints at run time, and they name closures of `create_app`.)
@@ -10,6 +11,7 @@ a client did wrong; see docs/server.md for the list.
 import asyncio
 import json
 import logging
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Optional, Union
 
@@ -18,7 +20,7 @@ from fastapi import Depends, FastAPI, Query, WebSocket, WebSocketDisconnect
 from fastapi import Request as HttpRequest
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
@@ -28,20 +30,23 @@ import ddz
 from .auth import token_hash
 from .fastpath import FastActions
 from .hub import Hub, Subscriber, pump
-from .limits import MAX_BODY, MAX_TABLES, BodyLimit
-from .lobby import Lobby
+from .limits import MAX_BODY, BodyLimit, Limits
+from .lobby import Lobby, sweep
 from .models import Action, Error, NewTable, NewTableReply
 from .pages import add_pages
+from .replies import Refused, error_response, ws_error_json
 from .store import Store
-from .tables import Refused, Request, Table
-from .views import summary, view_message, view_text
+from .tables import Request, Table
+from .views import summary, view_text
 
 log = logging.getLogger("ddz.serve")
 STATIC = Path(__file__).parent / "static"
 #: Swagger UI 5 (it reads OpenAPI 3.1, which FastAPI writes), as fastapi-offline ships it.
 SWAGGER = Path(fastapi_offline.__file__).parent / "static"
-#: Seconds a WebSocket client has to send its token as a first message.
-WS_AUTH_SECONDS = 10
+#: The longest close reason a WebSocket close frame carries, in bytes.
+CLOSE_REASON_BYTES = 123
+#: The `spectator` query values read as true and as false (FastAPI's own words for a bool).
+YES, NO = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 
 _ERRORS: dict[Union[int, str], dict[str, Any]] = {
     code: {"model": Error, "description": text}
@@ -51,19 +56,36 @@ _ERRORS: dict[Union[int, str], dict[str, Any]] = {
         404: "no such table",
         409: "refused: not your turn, illegal, the deal is over or the table closed",
         422: "a body of the wrong shape or types, or an unknown preset, option or seat",
+        429: "the server, or this client, holds its limit of open tables",
     }.items()
 }
 
 
 def create_app(
     db: str = "ddz.sqlite3",
-    max_tables: int = MAX_TABLES,
+    max_tables: Optional[int] = None,
     max_body: int = MAX_BODY,
     synchronous: str = "NORMAL",
+    limits: Optional[Limits] = None,
 ) -> FastAPI:
+    """The ASGI app. `limits` holds the server's limits (docs/server.md,
+    Limits); `max_tables`, if given, overrides its `max_tables`."""
+    limits = limits or Limits()
+    if max_tables is not None:
+        limits = Limits(**{**limits.__dict__, "max_tables": max_tables})
     store = Store(db, synchronous)
     hub = Hub()
-    lobby = Lobby(store, hub, max_tables)
+    lobby = Lobby(store, hub, limits)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        sweeper = asyncio.ensure_future(sweep(lobby))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            lobby.shutdown()
+
     app = FastAPI(
         title="ddz serve",
         version=ddz.__version__,
@@ -72,25 +94,27 @@ def create_app(
         docs_url=None,  # served below from local assets: nothing comes from a CDN
         redoc_url=None,
         responses=_ERRORS,
+        lifespan=lifespan,
     )
     app.state.lobby = lobby
     app.add_middleware(FastActions, lobby=lobby)  # inside the body limit
     app.add_middleware(BodyLimit, limit=max_body)
     _errors(app)
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
+    Credentials = Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)]
 
     async def table_of(table_id: str) -> Table:
-        return lobby.get(table_id)
+        return await lobby.find(table_id)
 
     TableOf = Annotated[Table, Depends(table_of)]
 
-    async def seat_at(
-        table: TableOf,
-        credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
-    ) -> tuple[Table, int]:
+    def token_of(credentials: Optional[HTTPAuthorizationCredentials]) -> str:
         if credentials is None:
             raise Refused(401, "missing token: send 'Authorization: Bearer <token>'")
-        return table, _seat_for(table, credentials.credentials)
+        return credentials.credentials
+
+    async def seat_at(table: TableOf, credentials: Credentials) -> tuple[Table, int]:
+        return table, _seat_for(table, token_of(credentials))
 
     SeatAt = Annotated[tuple[Table, int], Depends(seat_at)]
 
@@ -104,21 +128,30 @@ def create_app(
         """Every preset, with its number of seats."""
         return [{"name": p, "players": ddz.Rules(p).players} for p in ddz.PRESETS]
 
-    @app.post("/tables", status_code=201, response_model=NewTableReply, tags=["tables"])
-    async def create_table(body: NewTable) -> dict:
+    @app.post(
+        "/tables",
+        status_code=201,
+        response_model=NewTableReply,
+        tags=["tables"],
+        dependencies=[Depends(_no_repeated_keys)],
+    )
+    async def create_table(body: NewTable, request: HttpRequest) -> dict:
         """A new table; the bots play their first turns before the reply. The
         tokens are shown only here: the server keeps their hashes."""
-        table, tokens = lobby.create(body.preset, body.options, body.seed, body.deal, body.bots)
-        return {"id": table.id, "tokens": tokens}
+        client = request.client.host if request.client else "unknown"
+        table, tokens, owner = await lobby.create(
+            body.preset, body.options, body.seed, body.deal, body.bots, client
+        )
+        return {"id": table.id, "tokens": tokens, "owner": owner}
 
     @app.get("/tables", tags=["tables"])
     async def list_tables() -> dict:
         """The open tables."""
-        return {"tables": [summary(t) for t in lobby.open.values()]}
+        return {"tables": [t.shown for t in list(lobby.open.values())]}
 
     @app.get("/tables/{table_id}", tags=["tables"])
     async def get_table(table: TableOf) -> dict:
-        return summary(table)
+        return table.shown
 
     # The views go out as the JSON text the pushes share (views.view_text),
     # not through FastAPI's serializer, which would encode each one again.
@@ -126,31 +159,35 @@ def create_app(
     async def view(at: SeatAt) -> Response:
         """Exactly what `Game.observation(seat)` holds (with legal_actions on
         the seat's turn), framed by version, deal number and running scores."""
-        return _json(view_text(*at))
+        table, seat = at
+        return _json(await lobby.read(table, lambda t: view_text(t, seat)))
 
     @app.post("/tables/{table_id}/actions", tags=["play"], response_model=dict)
     async def act(body: Action, at: SeatAt) -> Response:
         """Apply the action, then the bots' answers; committed before the reply.
         A retried key returns the current view and changes nothing."""
         table, seat = at
-        return _json(lobby.act(table, seat, Request(**body.model_dump())))
+        return _json(await lobby.act(table.id, seat, Request(**body.model_dump())))
 
     @app.post("/tables/{table_id}/next", tags=["play"], response_model=dict)
     async def next_deal(at: SeatAt) -> Response:
         """Deal again at the same table once the deal is over; scores run on."""
-        lobby.next_deal(at[0])
-        return _json(view_text(*at))
+        table, seat = at
+        return _json(await lobby.next_deal(table.id, seat))
 
     @app.post("/tables/{table_id}/close", tags=["tables"])
-    async def close(at: SeatAt) -> dict:
-        """Close the table for good; its views and records stay readable."""
-        lobby.close(at[0])
-        return summary(at[0])
+    async def close(table: TableOf, credentials: Credentials) -> dict:
+        """Close the table for good, with a seat's token or the owner's; its
+        views and records stay readable."""
+        if not table.may_close(token_hash(token_of(credentials))):
+            raise Refused(403, f"this token may not close table {table.id}")
+        shown = await lobby.close(table.id)
+        return shown if shown is not None else summary(table)
 
     @app.get("/tables/{table_id}/spectate", tags=["play"], response_model=dict)
     async def spectate(table: TableOf) -> Response:
         """What every seat is shown alike: no hand, role or choice that some player may not know."""
-        return _json(view_text(table, None))
+        return _json(await lobby.read(table, lambda t: view_text(t, None)))
 
     @app.get("/tables/{table_id}/record", tags=["play"])
     async def record(
@@ -158,40 +195,44 @@ def create_app(
     ) -> Response:
         """The full record of a deal (default the current one), as
         `Game.to_json()`: 403 until that deal is over."""
-        return Response(table.record(deal), media_type="application/json")
+        return _json(await lobby.read(table, lobby.record(table.id, deal)))
 
     @app.websocket("/tables/{table_id}/ws")
     async def ws(
         websocket: WebSocket,
         table_id: str,
         token: Optional[str] = None,
-        spectator: bool = False,
+        spectator: Optional[str] = None,
     ) -> None:
         await websocket.accept()
         try:
-            table = lobby.get(table_id)
-            if token is None and not spectator:
-                token, spectator = await _first_message(websocket)
-            seat = None if spectator else _seat_for(table, token)
+            watch = _spectator_flag(spectator)
+            if token == "":
+                raise Refused(401, "missing token: ?token= is empty")
+            table = await lobby.find(table_id)
+            if token is None and not watch:
+                token, watch = await _first_message(websocket, limits.ws_auth_timeout)
+            seat = None if watch else _seat_for(table, token)
         except Refused as e:
-            await websocket.send_text(json.dumps({"type": "error", "error": e.message}))
-            await websocket.close(4000 + e.status)
+            await _refuse(websocket, e)
             return
-        except (WebSocketDisconnect, asyncio.TimeoutError):
+        except WebSocketDisconnect:
             return
         sub = Subscriber(websocket, seat)
         # The current view first, queued before any later push can be.
-        hub.send([(sub, view_message(table, seat))])
-        if table.closed:
-            sub.queue.put_nowait(None)  # nothing will change: hang up after the view
-        else:
-            hub.join(table.id, sub)
+        await lobby.subscribe(table, sub)
         sender = asyncio.ensure_future(pump(sub))
         try:
             while True:  # nothing to read; this notices the client leaving
-                await websocket.receive_text()
-        except WebSocketDisconnect:
-            pass
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("text") is None:
+                    sender.cancel()
+                    await _refuse(websocket, Refused(400, BINARY))
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # gone, or hung up by the sender
         finally:
             hub.leave(table.id, sub)
             sender.cancel()
@@ -218,6 +259,9 @@ def create_app(
     return app
 
 
+BINARY = "binary frames are not accepted: send JSON text"
+
+
 def _seat_for(table: Table, token: Optional[str]) -> int:
     seat = table.seat_of(token_hash(token)) if token else None
     if seat is None:
@@ -229,9 +273,39 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-async def _first_message(websocket: WebSocket) -> tuple[Optional[str], bool]:
+def _spectator_flag(value: Optional[str]) -> bool:
+    if value is None or value.lower() in NO:
+        return False
+    if value.lower() in YES:
+        return True
+    raise Refused(400, f"spectator must be true or false, not {value[:40]!r}")
+
+
+async def _refuse(websocket: WebSocket, e: Refused) -> None:
+    """The error as a message, then a close frame: code 4000 + the HTTP
+    status the same refusal gets (4400, 4401, 4403, 4404, 4408), the
+    message as its reason."""
+    reason = e.message.encode()[:CLOSE_REASON_BYTES].decode("utf-8", "ignore")
+    try:
+        await websocket.send_text(ws_error_json(e.message))
+        await websocket.close(4000 + e.status, reason)
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client left first
+
+
+async def _first_message(websocket: WebSocket, seconds: float) -> tuple[Optional[str], bool]:
     """``{"token": "..."}`` or ``{"spectator": true}``, sent first."""
-    text = await asyncio.wait_for(websocket.receive_text(), WS_AUTH_SECONDS)
+    try:
+        message = await asyncio.wait_for(websocket.receive(), seconds)
+    except asyncio.TimeoutError:
+        raise Refused(
+            408, f'no token within {seconds:g} s: send {{"token": "..."}} first'
+        ) from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise Refused(400, BINARY)
     try:
         first = json.loads(text)
     except ValueError:
@@ -241,40 +315,56 @@ async def _first_message(websocket: WebSocket) -> tuple[Optional[str], bool]:
     token = first.get("token")
     if token is not None and not isinstance(token, str):
         raise Refused(400, "token must be a string")
-    if token is None and first.get("spectator") is not True:
+    if not token and first.get("spectator") is not True:
         raise Refused(401, 'missing token: send {"token": "..."} first')
     return token, token is None
 
 
-def _errors(app: FastAPI) -> None:
-    """Every error as ``{"error": "..."}``; nothing a client sends makes a 500."""
+async def _no_repeated_keys(request: HttpRequest) -> None:
+    """A key given twice in one JSON object (``{"0": "greedy", "0": "random"}``)
+    is refused, not silently read as its last value."""
 
-    def reply(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        seen = set()
+        for key, _ in items:
+            if key in seen:
+                raise Refused(422, f"the key {key!r} appears twice in one object")
+            seen.add(key)
+        return dict(items)
+
+    try:
+        json.loads(await request.body(), object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        pass  # not JSON: the body's own check says so
+
+
+def _errors(app: FastAPI) -> None:
+    """Every error as ``{"error": "..."}``, in the bytes of replies.error_json;
+    nothing a client sends makes a 500."""
 
     @app.exception_handler(Refused)
-    async def refused(request: HttpRequest, e: Refused) -> JSONResponse:
+    async def refused(request: HttpRequest, e: Refused) -> Response:
         headers = {"WWW-Authenticate": "Bearer"} if e.status == 401 else None
-        return reply(e.status, e.message, headers)
+        return error_response(e.status, e.message, headers)
 
     @app.exception_handler(HTTPException)
-    async def http_error(request: HttpRequest, e: HTTPException) -> JSONResponse:
-        return reply(e.status_code, str(e.detail), getattr(e, "headers", None))
+    async def http_error(request: HttpRequest, e: HTTPException) -> Response:
+        return error_response(e.status_code, str(e.detail), getattr(e, "headers", None))
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: HttpRequest, e: RequestValidationError) -> JSONResponse:
+    async def invalid(request: HttpRequest, e: RequestValidationError) -> Response:
         errors = e.errors()
         bad_json = [x for x in errors if x.get("type") == "json_invalid"]
         if bad_json:
             where = bad_json[0].get("ctx", {}).get("error", "")
-            return reply(400, f"malformed JSON: {where}".strip())
+            return error_response(400, f"malformed JSON: {where}".strip())
         parts = []
         for x in errors:
             where = ".".join(str(p) for p in x.get("loc", ()) if p != "body") or "body"
             parts.append(f"{where}: {x.get('msg', 'invalid')}")
-        return reply(422, "; ".join(parts))
+        return error_response(422, "; ".join(parts))
 
     @app.exception_handler(Exception)
-    async def crashed(request: HttpRequest, e: Exception) -> JSONResponse:
+    async def crashed(request: HttpRequest, e: Exception) -> Response:
         log.exception("internal error on %s %s", request.method, request.url.path)
-        return reply(500, "internal error: the server logged it")
+        return error_response(500, "internal error: the server logged it")

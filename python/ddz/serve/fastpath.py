@@ -19,13 +19,13 @@ import re
 from pydantic import ValidationError
 
 from .auth import token_hash
-from .limits import replay
+from .limits import replay, send_json
 from .lobby import Lobby
 from .models import Action
-from .tables import Refused, Request
+from .replies import Refused, error_json
+from .tables import Request
 
 ACTIONS = re.compile(r"/tables/([^/]+)/actions")
-JSON = [(b"content-type", b"application/json")]
 
 
 class FastActions:
@@ -43,17 +43,13 @@ class FastActions:
         body = await _read(receive)
         if body is None:
             return  # the client left
-        reply = self._try(match.group(1), scope["headers"], body)
+        reply = await self._try(match.group(1), scope["headers"], body)
         if reply is None:
             await self.app(scope, replay(body, receive), send)
             return
-        status, text = reply
-        data = text.encode()
-        headers = [*JSON, (b"content-length", str(len(data)).encode())]
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": data})
+        await send_json(send, *reply)
 
-    def _try(self, table_id: str, headers, body: bytes) -> tuple[int, str] | None:
+    async def _try(self, table_id: str, headers, body: bytes) -> tuple[int, bytes] | None:
         """(status, JSON) for the ordinary case; None hands the request to FastAPI."""
         table = self.lobby.open.get(table_id)
         token = content_type = None
@@ -74,9 +70,10 @@ class FastActions:
         except (ValueError, RecursionError, ValidationError):  # FastAPI's to word
             return None
         try:
-            return 200, self.lobby.act(table, seat, Request(**action.model_dump()))
-        except Refused as e:  # what the app's handler answers for it
-            return e.status, json.dumps({"error": e.message})
+            view = await self.lobby.act(table_id, seat, Request(**action.model_dump()))
+            return 200, view.encode()
+        except Refused as e:  # what the app's handler answers for it, in the same bytes
+            return e.status, error_json(e.message)
 
 
 async def _read(receive) -> bytes | None:

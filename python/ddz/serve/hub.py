@@ -4,6 +4,10 @@ Views are taken right after each step (so a seat sees every bot's play, not
 only where the bots stopped) but sent only once the step is committed. Each
 connection has its own queue and sender task, so its pushes leave in the
 order of the table's versions however slow the other clients are.
+
+The hub lives on the event loop: the worker thread that changes a table
+gets the list of its subscribers taken before, and the pushes it builds
+are queued back on the loop.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ class Subscriber:
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
 
 
+Pushes = list[tuple[Subscriber, str]]
+
+
 class Hub:
     def __init__(self) -> None:
         self.tables: dict[str, set[Subscriber]] = {}
@@ -42,14 +49,10 @@ class Hub:
             if not subs:
                 del self.tables[table_id]
 
-    def watching(self, table_id: str) -> bool:
-        return bool(self.tables.get(table_id))
+    def subscribers(self, table_id: str) -> list[Subscriber]:
+        return list(self.tables.get(table_id, ()))
 
-    def snapshot(self, table: Table) -> list[tuple[Subscriber, str]]:
-        """The message each subscriber of `table` gets for its state now."""
-        return [(sub, view_message(table, sub.seat)) for sub in self.tables.get(table.id, ())]
-
-    def send(self, batch: list[tuple[Subscriber, str]]) -> None:
+    def send(self, batch: Pushes) -> None:
         for sub, text in batch:
             if sub.queue.qsize() >= QUEUE_LIMIT:
                 _drain(sub.queue)  # too far behind: drop the backlog and hang up
@@ -61,6 +64,11 @@ class Hub:
         """After a table's last push: let every sender finish and hang up."""
         for sub in list(self.tables.get(table_id, ())):
             sub.queue.put_nowait(None)
+
+
+def views_for(table: Table, subs: list[Subscriber]) -> Pushes:
+    """The message each of `subs` gets for the table's state now."""
+    return [(sub, view_message(table, sub.seat)) for sub in subs]
 
 
 def _drain(queue: asyncio.Queue) -> None:

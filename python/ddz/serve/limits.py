@@ -1,13 +1,43 @@
-"""The request body limit: a body over it is refused with 413 before any
-route reads it, whether it announces its length or not."""
+"""The server's limits (docs/server.md, Limits), and the request body
+limit: a body over it is refused with 413 before any route reads it,
+whether it announces its length or not.
+
+The limits on what one table's rules may cost are in costs.py.
+"""
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 
-#: Defaults of `ddz serve --max-tables` and `--max-body` (see docs/server.md).
+from .replies import error_json
+
+#: Defaults of the `ddz serve` options of the same names.
 MAX_TABLES = 1000
+MAX_TABLES_PER_CLIENT = 100
 MAX_BODY = 16 * 1024
+IDLE_TIMEOUT = 3600.0
+WS_AUTH_TIMEOUT = 10.0
+#: Worker threads for the engine's work: tables change in parallel, each in
+#: one thread at a time, and the event loop only routes and sends.
+ENGINE_THREADS = 4
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_tables: int = MAX_TABLES
+    #: Open tables one client address may have made at a time.
+    max_tables_per_client: int = MAX_TABLES_PER_CLIENT
+    #: Seconds without a change after which a table is closed.
+    idle_timeout: float = IDLE_TIMEOUT
+    #: Seconds a WebSocket client has to send its token as a first message.
+    ws_auth_timeout: float = WS_AUTH_TIMEOUT
+    engine_threads: int = ENGINE_THREADS
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often idle tables are looked for: a table closes at most a
+        quarter of its timeout late (and within a minute)."""
+        return min(60.0, max(0.25, self.idle_timeout / 4))
 
 
 class BodyLimit:
@@ -39,15 +69,14 @@ class BodyLimit:
         await self.app(scope, replay(body, receive), send)
 
     async def _refuse(self, send) -> None:
-        text = json.dumps({"error": f"request body over the limit of {self.limit} bytes"})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [(b"content-type", b"application/json")],
-            }
-        )
-        await send({"type": "http.response.body", "body": text.encode()})
+        await send_json(send, 413, error_json(f"request body over the limit of {self.limit} bytes"))
+
+
+async def send_json(send, status: int, data: bytes) -> None:
+    """A whole JSON reply, straight through ASGI."""
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
 
 
 def replay(body: bytes, receive):

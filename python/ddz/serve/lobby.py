@@ -1,126 +1,316 @@
-"""The server's tables: creating them, changing them, and writing every
-change to the store before anyone is told of it."""
+"""The server's tables: creating them, changing them, reading them, closing
+idle ones, and writing every change to the store before anyone is told.
+
+The engine's work (rules, bots, views, records, the store's commits) runs
+in a pool of worker threads, so the loop stays free to answer `/healthz`
+and every other table while one request thinks. Only a table whose every
+request is small work (Table.inline: cheap bots, views of a few ms) is
+played on the loop itself, where a hand-off to a thread would cost more
+than the request.
+Each open table has an `asyncio.Lock`: its changes and reads take turns,
+in the order they came, one worker thread at a time; what lives on the
+loop (the open tables, the subscribers, the counts per client) is changed
+only on the loop.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import secrets
+import time
+from collections import Counter
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Optional, TypeVar
 
 import ddz
 
 from .auth import new_table_id, new_token, token_hash
-from .hub import Hub
-from .store import Store
-from .tables import SEED_LIMIT, Refused, Request, Table
-from .views import view_text
+from .bots import new_bot_secret
+from .costs import check_cost
+from .hub import Hub, Pushes, Subscriber, views_for
+from .limits import Limits
+from .replies import Refused
+from .store import Entry, FinishedDeal, Store
+from .tables import SEED_LIMIT, Request, Table
+from .views import summary, view_message, view_text
 
 #: Input errors the engine may raise on a bad preset, option or deal.
 BAD_INPUT = (ValueError, TypeError, KeyError, IndexError, NotImplementedError, OverflowError)
+#: A seat key as the API takes it: "0", "1", ... in ASCII decimal, no leading zero.
+SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,2}")
+
+T = TypeVar("T")
+#: A change of a table: (log entries or None for a retried key, the deal it finished).
+Change = Callable[[Table, Callable[[], None]], tuple[Optional[list[Entry]], Optional[FinishedDeal]]]
 
 
 class Lobby:
-    def __init__(self, store: Store, hub: Hub, max_tables: int) -> None:
+    def __init__(self, store: Store, hub: Hub, limits: Limits) -> None:
         self.store = store
         self.hub = hub
-        self.max_tables = max_tables
+        self.limits = limits
+        self.executor = ThreadPoolExecutor(limits.engine_threads, thread_name_prefix="ddz-engine")
         self.open: dict[str, Table] = {}
+        self.by_client: Counter[str] = Counter()  # open tables per creator
+        self._making: Counter[str] = Counter()  # tables being made, per creator
+        self._locks: dict[str, asyncio.Lock] = {}
+        # Tables idle past the timeout while the server was down close at once.
+        store.expire(time.time() - limits.idle_timeout)
         for table_id in store.open_ids():
-            self.open[table_id] = self._rebuild(table_id)
+            self._add(self._load(table_id))
 
-    def _rebuild(self, table_id: str) -> Table:
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` in a worker thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
+
+    async def run_for(self, table: Table, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` for `table`: on the loop if the table's work is small
+        (Table.inline), else in a worker thread."""
+        return work(*args) if table.inline else await self.run(work, *args)
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=True)
+        self.store.close()
+
+    # ---- finding and reading -------------------------------------------------
+    def _load(self, table_id: str) -> Table:
+        """A table rebuilt from the store (in a worker thread, or at start)."""
         stored = self.store.load(table_id)
         if stored is None:
             raise Refused(404, f"no table {table_id!r}")
-        return Table.rebuild(stored)
+        if "bot_secret" not in stored.spec:  # a table made before bots had secrets
+            stored.spec["bot_secret"] = new_bot_secret()
+            self.store.set_spec(table_id, stored.spec)
+        table = Table.rebuild(stored)
+        if table.backfill:
+            self.store.add_deals(table_id, table.backfill)
+            table.backfill = []
+        table.shown = summary(table)
+        return table
 
-    def get(self, table_id: str) -> Table:
+    async def find(self, table_id: str) -> Table:
         """An open table, or a closed one rebuilt from the store to be read."""
         table = self.open.get(table_id)
-        return table if table is not None else self._rebuild(table_id)
+        return table if table is not None else await self.run(self._load, table_id)
+
+    async def read(self, found: Table, read: Callable[[Table], T]) -> T:
+        """`read(table)` for a table `find` gave, after its pending changes."""
+        if found.id not in self.open:  # closed: nothing changes it
+            return await self.run(read, found)
+        async with self._lock(found.id):
+            table = self.open.get(found.id)
+            if table is None:  # closed while waiting
+                return await self.run(lambda: read(self._load(found.id)))
+            return await self.run_for(table, read, table)
+
+    async def subscribe(self, found: Table, sub: Subscriber) -> None:
+        """Queue `sub` the current view of a table `find` gave, then every
+        push; a closed table's subscriber gets the view and is hung up."""
+        if found.id in self.open:
+            async with self._lock(found.id):
+                table = self.open.get(found.id)
+                if table is not None:
+                    self.hub.send([(sub, await self.run_for(table, view_message, table, sub.seat))])
+                    self.hub.join(table.id, sub)
+                    return
+            found = await self.run(self._load, found.id)  # closed while waiting
+        text = await self.run(view_message, found, sub.seat)
+        self.hub.send([(sub, text)])
+        sub.queue.put_nowait(None)  # nothing will change: hang up after the view
+
+    def record(self, table_id: str, deal: int | None) -> Callable[[Table], str]:
+        return lambda table: table.record(deal, lambda n: self.store.deal_record(table_id, n))
 
     # ---- creating -----------------------------------------------------------
-    def create(
+    async def create(
         self,
         preset: str,
         options: dict,
         seed: int | None,
         deal: dict | None,
         bots: Mapping[str, str],
-    ) -> tuple[Table, dict[str, str]]:
-        if len(self.open) >= self.max_tables:
+        client: str,
+    ) -> tuple[Table, dict[str, str], str]:
+        """A new table made by `client`: the table, its seat tokens and the owner's token."""
+        limits = self.limits
+        if len(self.open) + sum(self._making.values()) >= limits.max_tables:
             raise Refused(
-                429, f"the server holds its limit of {self.max_tables} open tables: close one first"
+                429,
+                f"the server holds its limit of {limits.max_tables} open tables: close one first "
+                f"(tables close after {limits.idle_timeout:g} s without a change)",
             )
+        if self.by_client[client] + self._making[client] >= limits.max_tables_per_client:
+            raise Refused(
+                429,
+                f"{client} holds its limit of {limits.max_tables_per_client} open tables "
+                "per client: close one first (POST /tables/{id}/close with its owner token)",
+            )
+        self._making[client] += 1
+        try:
+            made = await self.run(self._make, preset, options, seed, deal, bots, client)
+        finally:
+            self._making[client] -= 1
+            if not self._making[client]:
+                del self._making[client]
+        self._add(made[0])
+        return made
+
+    def _make(self, preset, options, seed, deal, bots, client):
         try:
             rules = ddz.Rules(preset, **options)
         except BAD_INPUT as e:
             raise Refused(422, f"bad preset or options: {e}") from None
-        bot_seats = {}
-        for key, kind in bots.items():
-            if not key.isdigit() or int(key) >= rules.players:
+        check_cost(rules)
+        for key in bots:
+            if not SEAT_KEY.fullmatch(key) or int(key) >= rules.players:
                 raise Refused(
-                    422, f"bots: no seat {key!r} in {preset} (seats 0..{rules.players - 1})"
+                    422,
+                    f"bots: {key!r} is not a seat of {preset}: the seats are "
+                    f"'0' to '{rules.players - 1}', in decimal with no leading zero",
                 )
-            bot_seats[str(int(key))] = kind
         spec = {
             "preset": preset,
             "options": options,
             "seed": seed if seed is not None else secrets.randbelow(SEED_LIMIT),
             "seed_given": seed is not None,
             "deal": deal,
-            "bots": bot_seats,
+            "bots": dict(bots),
+            "bot_secret": new_bot_secret(),
         }
-        tokens = {str(s): new_token() for s in range(rules.players) if str(s) not in bot_seats}
+        tokens = {str(s): new_token() for s in range(rules.players) if str(s) not in bots}
         hashes = {token_hash(t): int(s) for s, t in tokens.items()}
+        owner = new_token()
         table_id = new_table_id()
+        who = {"owner_hash": token_hash(owner), "creator": client}
         try:
-            table, entries = Table.create(table_id, spec, hashes)
+            table, entries = Table.create(table_id, spec, hashes, **who)
         except BAD_INPUT as e:
             raise Refused(422, f"bad deal or options: {e}") from None
-        self.store.create(table_id, spec, {seat: h for h, seat in hashes.items()}, entries)
-        self.open[table_id] = table
-        return table, tokens
+        seats = {seat: h for h, seat in hashes.items()}
+        self.store.create(table_id, spec, seats, who["owner_hash"], client, entries)
+        table.shown = summary(table)
+        return table, tokens, owner
+
+    def _add(self, table: Table) -> None:
+        self.open[table.id] = table
+        self.by_client[table.creator or ""] += 1
+
+    def _remove(self, table_id: str) -> None:
+        table = self.open.pop(table_id, None)
+        self._locks.pop(table_id, None)
+        if table is not None:
+            self.by_client[table.creator or ""] -= 1
+            if not self.by_client[table.creator or ""]:
+                del self.by_client[table.creator or ""]
 
     # ---- changing -------------------------------------------------------------
-    def act(self, table: Table, seat: int, request: Request) -> str:
+    async def act(self, table_id: str, seat: int, request: Request) -> str:
         """Apply and commit; returns the seat's new view, as JSON."""
-        self._change(table, lambda step: table.act(seat, request, step))
-        return view_text(table, seat)
 
-    def next_deal(self, table: Table) -> None:
-        self._change(table, table.next_deal)
+        def change(table: Table, step):
+            used = lambda s, key: self.store.key_used(table_id, s, key)  # noqa: E731
+            return table.act(seat, request, used, step), None
 
-    def close(self, table: Table) -> None:
-        self._change(table, lambda step: table.close(), close=True)
-        self.open.pop(table.id, None)
-        self.hub.close_table(table.id)
+        return await self._change(table_id, change, lambda t: view_text(t, seat))
 
-    def _change(self, table: Table, change, close: bool = False) -> None:
-        if table.id not in self.open:
+    async def next_deal(self, table_id: str, seat: int) -> str:
+        return await self._change(
+            table_id, lambda table, step: table.next_deal(step), lambda t: view_text(t, seat)
+        )
+
+    async def close(self, table_id: str, idle_before: float | None = None) -> dict | None:
+        """Close the table (only if its last change is older than `idle_before`,
+        when given); its summary, or None if it was not idle."""
+        return await self._change(
+            table_id, lambda table, step: (table.close(), None), summary, True, idle_before
+        )
+
+    async def expire_idle(self) -> None:
+        before = time.time() - self.limits.idle_timeout
+        for table_id, table in list(self.open.items()):
+            if table.touched < before:
+                try:
+                    await self.close(table_id, idle_before=before)
+                except Refused:
+                    pass  # closed meanwhile
+
+    async def _change(
+        self,
+        table_id: str,
+        change: Change,
+        reply: Callable[[Table], Any],
+        close: bool = False,
+        idle_before: float | None = None,
+    ) -> Any:
+        if table_id not in self.open:
             raise Refused(409, "the table is closed")
-        pushes: list = []
-        watched = self.hub.watching(table.id)
+        async with self._lock(table_id):
+            table = self.open.get(table_id)
+            if table is None:
+                raise Refused(409, "the table is closed")
+            if idle_before is not None and table.touched >= idle_before:
+                return None
+            subs = self.hub.subscribers(table_id)
+            pushes, answer = await self.run_for(
+                table, self._apply, table, change, reply, subs, close
+            )
+            if close:
+                self._remove(table_id)
+            self.hub.send(pushes)
+            if close:
+                self.hub.close_table(table_id)
+            return answer
+
+    def _apply(
+        self,
+        table: Table,
+        change: Change,
+        reply: Callable[[Table], Any],
+        subs: list[Subscriber],
+        close: bool,
+    ) -> tuple[Pushes, Any]:
+        """Make the change and commit it (in a worker thread): the pushes to
+        send and the reply. A change that fails puts the table back as the
+        store has it."""
+        pushes: Pushes = []
 
         def step() -> None:
-            if watched:
-                pushes.extend(self.hub.snapshot(table))
+            if subs:
+                pushes.extend(views_for(table, subs))
 
         start = table.version
         try:
-            entries = change(step)
+            entries, finished = change(table, step)
         except Refused:
             raise  # refused before anything changed
         except BaseException:
-            self.open[table.id] = self._rebuild(table.id)
+            self.open[table.id] = self._load(table.id)
             raise
         if entries is None:
-            return  # a retried key: already applied and committed
+            return [], reply(table)  # a retried key: already applied and committed
         try:
-            self.store.append(table.id, start, entries, close=close)
+            self.store.append(table.id, start, entries, close=close, finished=finished)
         except BaseException:
             # Not committed: nobody was told, and the table goes back to the store's state.
-            self.open[table.id] = self._rebuild(table.id)
+            self.open[table.id] = self._load(table.id)
             raise
+        table.touched = time.time()
+        table.shown = summary(table)
         if close:  # the last push says the table is closed
-            pushes = self.hub.snapshot(table) if watched else []
-        self.hub.send(pushes)
+            pushes = views_for(table, subs)
+        return pushes, reply(table)
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+
+async def sweep(lobby: Lobby) -> None:
+    """Close idle tables, for as long as the server runs."""
+    while True:
+        await asyncio.sleep(lobby.limits.sweep_seconds)
+        await lobby.expire_idle()

@@ -6,13 +6,29 @@ Strict models: a seed of "7" or an action of 7 is a 422, not a guess.
 run time, and ``dict[str, Any]`` works from Python 3.9 on.)
 """
 
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+
+from .bots import BOT_KINDS
 
 #: Longest idempotency key, action text and card list accepted.
 MAX_KEY = 128
 MAX_ACTION = 200
+
+
+def _known_bot(kind: str) -> str:
+    if kind not in BOT_KINDS:
+        raise ValueError(f"no bot kind {kind!r}: the kinds are {', '.join(BOT_KINDS)}")
+    return kind
+
+
+#: A bot kind's name: one of bots.BOT_KINDS, listed as an enum in /openapi.json.
+BotName = Annotated[
+    str,
+    AfterValidator(_known_bot),
+    WithJsonSchema({"type": "string", "enum": list(BOT_KINDS)}),
+]
 
 
 class _Strict(BaseModel):
@@ -36,15 +52,17 @@ class NewTable(_Strict):
         description='the first deal, as ddz.Game(deal=...) takes it: {"hands": [...], '
         '"kitty": "...", "first": 0}',
     )
-    bots: dict[str, Literal["greedy", "random"]] = Field(
+    bots: dict[str, BotName] = Field(
         default_factory=dict,
-        description='seats played by the server, e.g. {"1": "greedy", "2": "random"}',
+        description='seats played by the server, e.g. {"1": "greedy", "2": "random"}: each key '
+        'a seat number in decimal ("0" to "N-1", no leading zeros), each once',
     )
 
 
 class NewTableReply(BaseModel):
     id: str
     tokens: dict[str, str] = Field(description="one bearer token per seat that is not a bot")
+    owner: str = Field(description="the creator's bearer token: it may close the table")
 
 
 class Action(_Strict):

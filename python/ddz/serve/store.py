@@ -1,24 +1,31 @@
 """The tables' records in SQLite: what each table was created with, every
-accepted action in order, and the hashes of its seat tokens.
+accepted action in order, the hashes of its tokens, and the records of its
+finished deals.
 
-A table is rebuilt by replaying its log through `ddz.Game`, so the log is
-the only state that must survive. Each accepted request is one transaction,
-committed before the server replies (see docs/server.md, Persistence).
+A table is rebuilt by replaying its current deal's log through `ddz.Game`
+(the finished deals are kept as records and score lines, so neither memory
+nor the time to rebuild grows with the deals a table has played). Each
+accepted request is one transaction, committed before the server replies
+(see docs/server.md, Persistence).
+
+The connection is shared by the engine's worker threads (lobby.py); a lock
+lets one of them use it at a time.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass, field
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
-    id      TEXT PRIMARY KEY,
-    spec    TEXT NOT NULL,            -- JSON: preset, options, seed, deal, bots
-    created REAL NOT NULL,
-    closed  INTEGER NOT NULL DEFAULT 0
+    id         TEXT PRIMARY KEY,
+    spec       TEXT NOT NULL,         -- JSON: preset, options, seed, deal, bots, bot secret
+    created    REAL NOT NULL,
+    closed     INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id   TEXT NOT NULL REFERENCES tables(id),
@@ -37,7 +44,21 @@ CREATE TABLE IF NOT EXISTS log (
     PRIMARY KEY (table_id, n)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS log_keys ON log (table_id, seat, key) WHERE key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS deals (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number   INTEGER NOT NULL,        -- 0, 1, ...: the finished deals of the table
+    record   TEXT NOT NULL,           -- Game.to_json()
+    scores   TEXT NOT NULL,           -- JSON: the deal's scores, seat by seat
+    PRIMARY KEY (table_id, number)
+);
 """
+#: Columns added to `tables` after its first version, added to older files on open.
+ADDED_COLUMNS = {
+    "owner_hash": "TEXT",  # the hash of the creator's token, which may close the table
+    "creator": "TEXT",  # the client address that made it (the per-client limit)
+    "touched": "REAL",  # the time of its last change (idle tables expire)
+    "deal_start": "INTEGER NOT NULL DEFAULT 0",  # n of its last '@next' entry (0: deal 0)
+}
 
 
 @dataclass
@@ -52,19 +73,36 @@ class Entry:
 
 
 @dataclass
+class FinishedDeal:
+    number: int
+    record: str
+    scores: list[int]
+
+
+@dataclass
 class StoredTable:
+    """A table as the store holds it: its log from the start of the current
+    deal (`start` entries come before), and the finished deals' summed scores."""
+
     id: str
     spec: dict
     closed: bool
     token_hashes: dict[str, int]
+    owner_hash: str | None = None
+    creator: str | None = None
+    touched: float = 0.0
+    start: int = 0
+    deals_done: int = 0
+    scores: list[int] | None = None
     log: list[Entry] = field(default_factory=list)
 
 
 class Store:
-    """One SQLite file in WAL mode; one connection, used from the event loop only."""
+    """One SQLite file in WAL mode; one connection, one thread at a time."""
 
     def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
         self.path = path
+        self.lock = threading.Lock()
         # isolation_level=None: transactions are opened explicitly with BEGIN.
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -73,16 +111,31 @@ class Store:
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        for name, kind in ADDED_COLUMNS.items():
+            if name not in have:
+                self.db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
 
     def close(self) -> None:
-        self.db.close()
+        with self.lock:
+            self.db.close()
 
     # ---- writes: each call is one committed transaction -------------------
-    def create(self, table_id: str, spec: dict, token_hashes: dict[int, str], log: list[Entry]):
+    def create(
+        self,
+        table_id: str,
+        spec: dict,
+        token_hashes: dict[int, str],
+        owner_hash: str,
+        creator: str,
+        log: list[Entry],
+    ) -> None:
+        now = time.time()
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO tables (id, spec, created) VALUES (?, ?, ?)",
-                (table_id, json.dumps(spec), time.time()),
+                "INSERT INTO tables (id, spec, created, owner_hash, creator, touched)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, json.dumps(spec), now, owner_hash, creator, now),
             )
             db.executemany(
                 "INSERT INTO seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
@@ -90,13 +143,46 @@ class Store:
             )
             self._append(db, table_id, 0, log)
 
-    def append(self, table_id: str, start: int, entries: list[Entry], close: bool = False):
+    def append(
+        self,
+        table_id: str,
+        start: int,
+        entries: list[Entry],
+        close: bool = False,
+        finished: FinishedDeal | None = None,
+    ) -> None:
         """Entries numbered start+1, start+2, ...; a duplicate number or key
-        fails the whole transaction (sqlite3.IntegrityError)."""
+        fails the whole transaction (sqlite3.IntegrityError). `finished` is
+        the deal a '@next' entry among them ended."""
         with self._transaction() as db:
             self._append(db, table_id, start, entries)
+            if finished is not None:
+                self._add_deals(db, table_id, [finished])
             if close:
                 db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
+
+    def add_deals(self, table_id: str, deals: list[FinishedDeal]) -> None:
+        """Deals a file written before the deals table finished (see Table.rebuild)."""
+        with self._transaction() as db:
+            self._add_deals(db, table_id, deals)
+
+    def set_spec(self, table_id: str, spec: dict) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE tables SET spec = ? WHERE id = ?", (json.dumps(spec), table_id))
+
+    def expire(self, idle_before: float) -> list[str]:
+        """Close every open table whose last change is older than `idle_before`
+        (a '@close' entry, as a client's close writes), without rebuilding them."""
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT t.id, (SELECT coalesce(max(n), 0) FROM log WHERE table_id = t.id)"
+                " FROM tables t WHERE closed = 0 AND coalesce(touched, created) < ?",
+                (idle_before,),
+            ).fetchall()
+            for table_id, n in rows:
+                self._append(db, table_id, n, [Entry(None, "@close")])
+                db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
+        return [table_id for table_id, _ in rows]
 
     @staticmethod
     def _append(db: sqlite3.Connection, table_id: str, start: int, entries: list[Entry]):
@@ -116,45 +202,106 @@ class Store:
                 for i, e in enumerate(entries)
             ],
         )
+        nexts = [start + i + 1 for i, e in enumerate(entries) if e.action.startswith("@next:")]
+        if nexts:
+            db.execute("UPDATE tables SET deal_start = ? WHERE id = ?", (nexts[-1], table_id))
+        db.execute("UPDATE tables SET touched = ? WHERE id = ?", (time.time(), table_id))
+
+    @staticmethod
+    def _add_deals(db: sqlite3.Connection, table_id: str, deals: list[FinishedDeal]) -> None:
+        db.executemany(
+            "INSERT INTO deals (table_id, number, record, scores) VALUES (?, ?, ?, ?)",
+            [(table_id, d.number, d.record, json.dumps(d.scores)) for d in deals],
+        )
 
     def _transaction(self):
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.lock)
 
     # ---- reads -------------------------------------------------------------
     def load(self, table_id: str) -> StoredTable | None:
-        row = self.db.execute(
-            "SELECT id, spec, closed FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-        if row is None:
-            return None
-        hashes = {
-            h: seat
-            for seat, h in self.db.execute(
-                "SELECT seat, token_hash FROM seats WHERE table_id = ?", (table_id,)
-            )
-        }
-        log = [
-            Entry(seat, action, None if reading is None else json.loads(reading), cards, key)
-            for seat, action, reading, cards, key in self.db.execute(
-                "SELECT seat, action, reading, cards, key FROM log WHERE table_id = ? ORDER BY n",
+        with self.lock:
+            row = self.db.execute(
+                "SELECT id, spec, closed, owner_hash, creator, coalesce(touched, created),"
+                " deal_start FROM tables WHERE id = ?",
                 (table_id,),
-            )
-        ]
-        return StoredTable(row[0], json.loads(row[1]), bool(row[2]), hashes, log)
+            ).fetchone()
+            if row is None:
+                return None
+            hashes = {
+                h: seat
+                for seat, h in self.db.execute(
+                    "SELECT seat, token_hash FROM seats WHERE table_id = ?", (table_id,)
+                )
+            }
+            start = max(row[6] - 1, 0)
+            log = [
+                Entry(seat, action, None if reading is None else json.loads(reading), cards, key)
+                for seat, action, reading, cards, key in self.db.execute(
+                    "SELECT seat, action, reading, cards, key FROM log"
+                    " WHERE table_id = ? AND n > ? ORDER BY n",
+                    (table_id, start),
+                )
+            ]
+            lines = [
+                json.loads(s)
+                for (s,) in self.db.execute(
+                    "SELECT scores FROM deals WHERE table_id = ?", (table_id,)
+                )
+            ]
+        scores = [sum(col) for col in zip(*lines)] if lines else None
+        return StoredTable(
+            row[0],
+            json.loads(row[1]),
+            bool(row[2]),
+            hashes,
+            row[3],
+            row[4],
+            row[5],
+            start,
+            len(lines),
+            scores,
+            log,
+        )
+
+    def key_used(self, table_id: str, seat: int, key: str) -> tuple[str, str | None] | None:
+        """The action and cards a seat's key was committed with, if it was."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT action, cards FROM log WHERE table_id = ? AND seat = ? AND key = ?",
+                (table_id, seat, key),
+            ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def deal_record(self, table_id: str, number: int) -> str | None:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT record FROM deals WHERE table_id = ? AND number = ?", (table_id, number)
+            ).fetchone()
+        return None if row is None else row[0]
 
     def open_ids(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE closed = 0")]
+        with self.lock:
+            return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE closed = 0")]
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the block raises."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the block raises; holds the lock."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.Lock) -> None:
         self.db = db
+        self.lock = lock
 
     def __enter__(self) -> sqlite3.Connection:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
         return self.db
 
     def __exit__(self, kind, value, tb) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.lock.release()

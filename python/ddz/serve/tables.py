@@ -2,24 +2,30 @@
 public `ddz.Game` API.
 
 The table's whole state follows from its creation spec and its log (every
-accepted action, in order), so a table is rebuilt by replaying the log. A
-change is made in memory first (where `Game.step` refuses an illegal action
-without changing anything), then written to the store; if the write fails,
-the caller rebuilds the table from the store.
+accepted action, in order), so a table is rebuilt by replaying the log;
+finished deals are kept in the store as records, and only the current deal
+is replayed. A change is made in memory first (where `Game.step` refuses an
+illegal action without changing anything), then written to the store; if
+the write fails, the caller rebuilds the table from the store.
+
+A table is not thread-safe: the lobby changes and reads each one under its
+own lock, in one worker thread at a time.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 import ddz
-from ddz.agents import GreedyAgent, RandomAgent
 
-from .store import Entry, StoredTable
+from .bots import bot_key, decide, decision_seed
+from .costs import runs_inline
+from .replies import Refused
+from .store import Entry, FinishedDeal, StoredTable
 
-BOTS = ("greedy", "random")
 SEED_LIMIT = 2**63
 #: A bound on bot steps in one request: a deal never comes near it, so
 #: reaching it means something loops (say, endless redeals).
@@ -27,14 +33,8 @@ MAX_BOT_STEPS = 20_000
 NEXT = "@next:"
 CLOSE = "@close"
 
-
-class Refused(Exception):
-    """A request the table turns down; `status` is the HTTP status to answer."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+#: Where a seat's used keys are looked up: (seat, key) -> (action, cards) or None.
+KeyLookup = Callable[[int, str], Optional[tuple[str, Optional[str]]]]
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,6 @@ def reading_of(action: ddz.Move | str) -> dict | None:
     }
 
 
-def _bot(kind: str, seed: int):
-    return GreedyAgent() if kind == "greedy" else RandomAgent(seed)
-
-
 def _next_seed(spec: dict, number: int) -> int:
     """The seed of deal `number` (0, 1, ...). A seed the client chose makes
     every deal of the table repeatable; otherwise each deal draws its own, so
@@ -86,48 +82,75 @@ def _next_seed(spec: dict, number: int) -> int:
 
 
 class Table:
-    def __init__(self, table_id: str, spec: dict, token_hashes: dict[str, int]) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        spec: dict,
+        token_hashes: dict[str, int],
+        owner_hash: str | None = None,
+        creator: str | None = None,
+    ) -> None:
         self.id = table_id
         self.spec = spec
         self.token_hashes = token_hashes
+        self.owner_hash = owner_hash
+        self.creator = creator
         self.rules = ddz.Rules(spec["preset"], **spec["options"])
-        self.bots = {int(s): _bot(kind, spec["seed"] + int(s)) for s, kind in spec["bots"].items()}
+        self.bots = {int(s): kind for s, kind in spec["bots"].items()}
+        #: Small work only: the lobby runs its requests on the event loop.
+        self.inline = runs_inline(self.rules, self.bots.values())
+        self.bot_key = bot_key(spec)
         self.game = ddz.Game(self.rules, seed=spec["seed"], deal=spec["deal"])
-        self.finished: list[ddz.Game] = []  # earlier deals at this table
-        self._finished_scores = [0] * self.rules.players  # their scores, summed
+        self.deal = 0  # the current deal's number
+        self.steps = 0  # actions taken in the current deal
+        self._finished_scores = [0] * self.rules.players  # the finished deals', summed
         self.version = 0  # log entries so far
         self.closed = False
-        self.keys: dict[tuple[int, str], tuple[str, str | None]] = {}
+        self.touched = time.time()  # the last change (idle tables expire)
         #: Each seat's (None: the spectators') last encoded view, with its version.
         self.texts: dict[int | None, tuple[int, str]] = {}
+        #: The public summary at the last change (views.summary), read without the lock.
+        self.shown: dict = {}
         self._plays_at: tuple[int, dict[str, list[ddz.Move]]] = (-1, {})
+        #: Deals a rebuild found finished in a log the store holds no records of.
+        self.backfill: list[FinishedDeal] = []
 
     # ---- building -----------------------------------------------------------
     @classmethod
-    def create(cls, table_id: str, spec: dict, token_hashes: dict[str, int]):
+    def create(cls, table_id: str, spec: dict, token_hashes: dict[str, int], **who):
         """A new table, and the log of what its bots did first."""
-        table = cls(table_id, spec, token_hashes)
+        table = cls(table_id, spec, token_hashes, **who)
         return table, table._run_bots(None)
 
     @classmethod
     def rebuild(cls, stored: StoredTable) -> Table:
-        table = cls(stored.id, stored.spec, stored.token_hashes)
-        for entry in stored.log:
-            table._replay(entry)
+        table = cls(stored.id, stored.spec, stored.token_hashes, stored.owner_hash, stored.creator)
+        table.touched = stored.touched
+        table.version = stored.start
+        log = stored.log
+        if stored.start > 0:  # resume at the current deal: its '@next' entry comes first
+            table.deal = stored.deals_done - 1
+            table._finished_scores = list(stored.scores or table._finished_scores)
+        for entry in log:
+            table._replay(entry, resumed=stored.start > 0 and entry is log[0])
         return table
 
-    def _replay(self, e: Entry) -> None:
+    def _replay(self, e: Entry, resumed: bool = False) -> None:
         if e.action.startswith(NEXT):
-            self._start_next(int(e.action[len(NEXT) :]))
+            seed = int(e.action[len(NEXT) :])
+            if resumed:  # the finished deals' scores came from the store
+                self._begin(self.deal + 1, seed)
+            else:
+                if self.game.phase == "over":  # a file written before deal records
+                    self.backfill.append(self.finished_deal())
+                self._start_next(seed)
         elif e.action == CLOSE:
             self.closed = True
         else:
             if e.seat != self.game.to_act:
                 raise ValueError(f"table {self.id}: log out of turn at version {self.version}")
             move = self._move(e.reading) if e.reading is not None else e.action
-            self.game.step(move, cards=e.cards)
-            if e.key is not None:
-                self.keys[(e.seat, e.key)] = (e.action, e.cards)
+            self._step(move, e.cards)
         self._count()
 
     def _move(self, reading: dict) -> ddz.Move:
@@ -142,6 +165,10 @@ class Table:
     def seat_of(self, token_digest: str) -> int | None:
         return self.token_hashes.get(token_digest)
 
+    def may_close(self, token_digest: str) -> bool:
+        """A seat's token or the creator's may close the table."""
+        return token_digest == self.owner_hash or token_digest in self.token_hashes
+
     @property
     def seats(self) -> range:
         return range(self.rules.players)
@@ -151,12 +178,13 @@ class Table:
         self,
         seat: int,
         request: Request,
+        used: KeyLookup,
         on_step: Callable[[], None] | None = None,
     ) -> list[Entry] | None:
         """Apply `seat`'s action, then the bots' answers. None means the
         request's key was applied before (nothing changes); a refusal raises
         Refused and changes nothing."""
-        done = self.keys.get((seat, request.key))
+        done = used(seat, request.key)
         if done is not None:
             if done != (request.action, request.cards):
                 raise Refused(409, f"key {request.key!r} was already used for another action")
@@ -168,15 +196,18 @@ class Table:
             raise Refused(409, f"not your turn: seat {self.game.to_act} is to act")
         action = self._resolve(request)
         try:
-            self.game.step(action, cards=request.cards)
+            self._step(action, request.cards)
         except (ValueError, TypeError) as e:  # IllegalAction is a ValueError
             raise Refused(409, f"illegal action {request.action!r}: {e}") from None
-        self.keys[(seat, request.key)] = (request.action, request.cards)
         self._count()
         entry = Entry(seat, request.action, reading_of(action), request.cards, request.key)
         if on_step:
             on_step()
         return [entry, *self._run_bots(on_step)]
+
+    def _step(self, action: ddz.Move | str, cards: str | None = None) -> None:
+        self.game.step(action, cards=cards)
+        self.steps += 1
 
     def _resolve(self, request: Request) -> ddz.Move | str:
         """The legal play a request's text names: the text itself when no
@@ -218,16 +249,26 @@ class Table:
             self._plays_at = (self.version, plays)
         return plays
 
-    def next_deal(self, on_step: Callable[[], None] | None = None) -> list[Entry]:
+    def next_deal(
+        self, on_step: Callable[[], None] | None = None
+    ) -> tuple[list[Entry], FinishedDeal]:
+        """Deal again: the log entries, and the finished deal for the store."""
         self._check_open()
         if self.game.phase != "over":
             raise Refused(409, "the deal is not over yet")
-        seed = _next_seed(self.spec, len(self.finished) + 1)
+        finished = self.finished_deal()
+        seed = _next_seed(self.spec, self.deal + 1)
         self._start_next(seed)
         self._count()
         if on_step:
             on_step()
-        return [Entry(None, f"{NEXT}{seed}")] + self._run_bots(on_step)
+        return [Entry(None, f"{NEXT}{seed}")] + self._run_bots(on_step), finished
+
+    def finished_deal(self) -> FinishedDeal:
+        """The current deal, once over, as the store keeps it."""
+        result = self.game.result
+        assert result is not None
+        return FinishedDeal(self.deal, self.game.to_json(), list(result["scores"]))
 
     def close(self) -> list[Entry]:
         self._check_open()
@@ -243,8 +284,12 @@ class Table:
         result = self.game.result
         if result is not None:
             self._finished_scores = [t + s for t, s in zip(self._finished_scores, result["scores"])]
-        self.finished.append(self.game)
+        self._begin(self.deal + 1, seed)
+
+    def _begin(self, number: int, seed: int) -> None:
         self.game = ddz.Game(self.rules, seed=seed)
+        self.deal = number
+        self.steps = 0
 
     def _count(self) -> None:
         self.version += 1
@@ -256,8 +301,9 @@ class Table:
             if len(entries) >= MAX_BOT_STEPS:
                 raise RuntimeError(f"table {self.id}: bots took {MAX_BOT_STEPS} steps")
             seat = game.to_act
-            choice = self.bots[seat].act(game.observation(seat), game.legal_actions())
-            game.step(choice)
+            seed = decision_seed(self.bot_key, self.deal, self.steps, seat)
+            choice = decide(self.bots[seat], self.rules, game, seed)
+            self._step(choice)
             self._count()
             entries.append(Entry(seat, str(choice), reading_of(choice)))
             if on_step:
@@ -265,25 +311,26 @@ class Table:
         return entries
 
     # ---- what the table shows ---------------------------------------------------
-    def deals(self) -> list[ddz.Game]:
-        return [*self.finished, self.game]
-
     def running_scores(self) -> list[int]:
-        """Every deal's scores summed (the finished deals' are kept: a table
-        may play thousands of deals, and every view carries this)."""
+        """Every deal's scores summed (the finished deals' are kept summed: a
+        table may play thousands of deals, and every view carries this)."""
         result = self.game.result
         if result is None:
             return list(self._finished_scores)
         return [t + s for t, s in zip(self._finished_scores, result["scores"])]
 
-    def record(self, number: int | None) -> str:
-        """The record of deal `number` (default: the current one), once it is over."""
-        deals = self.deals()
+    def record(self, number: int | None, stored: Callable[[int], str | None]) -> str:
+        """The record of deal `number` (default: the current one), once it is
+        over; `stored` reads a finished deal's record from the store."""
         if number is None:
-            number = len(deals) - 1
-        if not 0 <= number < len(deals):
-            raise Refused(404, f"table {self.id} has deals 0..{len(deals) - 1}, not {number}")
-        game = deals[number]
-        if game.phase != "over":
+            number = self.deal
+        if not 0 <= number <= self.deal:
+            raise Refused(404, f"table {self.id} has deals 0..{self.deal}, not {number}")
+        if number < self.deal:
+            text = stored(number)
+            if text is None:
+                raise Refused(404, f"table {self.id} keeps no record of deal {number}")
+            return text
+        if self.game.phase != "over":
             raise Refused(403, f"deal {number} is not over: its record stays secret until then")
-        return game.to_json()
+        return self.game.to_json()

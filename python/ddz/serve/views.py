@@ -8,23 +8,11 @@ that some player may not know.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .replies import encode
 from .tables import Table
-
-try:  # orjson (in the serve extra) encodes a view ten times faster than json
-    import orjson
-
-    def encode(value: object) -> str:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-except ImportError:  # pragma: no cover - the same text, more slowly
-
-    def encode(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
 
 #: Observation fields that say nothing secret in any preset: the phase, whose
 #: turn, the card counts, the play to beat, the multiplier's events, the result.
@@ -38,7 +26,7 @@ def _frame(table: Table, seat: int | None, observation: Mapping[str, Any]) -> di
         "table": table.id,
         "seat": seat,
         "version": table.version,
-        "deal": len(table.finished),
+        "deal": table.deal,
         "closed": table.closed,
         "scores": table.running_scores(),
         "stake": table.game.stake,
@@ -137,7 +125,7 @@ def summary(table: Table) -> dict:
         "preset": table.rules.preset,
         "players": table.rules.players,
         "bots": {str(s): kind for s, kind in sorted(table.spec["bots"].items())},
-        "deal": len(table.finished),
+        "deal": table.deal,
         "phase": game.phase,
         "to_act": None if game.phase == "over" else game.to_act,
         "version": table.version,
