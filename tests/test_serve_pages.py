@@ -17,7 +17,8 @@ from websockets.sync.client import connect
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
 from ddz.cli import main
-from ddz.serve.tables import BOTS, reading_of
+from ddz.serve.bots import BOT_KINDS
+from ddz.serve.tables import reading_of
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ def test_the_page_opens_at_each_of_its_addresses(server: Server) -> None:
 
 
 def test_bots_are_the_servers_list(server: Server) -> None:
-    assert server.http.get("/bots").json() == {"bots": list(BOTS)}
+    assert server.http.get("/bots").json() == {"bots": list(BOT_KINDS)}
 
 
 def test_rules_of_a_table(server: Server) -> None:

@@ -20,13 +20,16 @@ from fastapi import Request as HttpRequest
 from fastapi.responses import FileResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+import ddz
+
 from .auth import token_hash
+from .bots import BOT_KINDS
 from .hints import hints as advised
 from .lobby import BAD_INPUT, Lobby
 from .replay import frames
+from .replies import Refused
 from .seating import Offers, seats
-from .tables import BOTS, Refused, Table
-from .views import summary
+from .tables import Table
 
 INDEX = Path(__file__).parent / "static" / "index.html"
 #: Finished deals' replays kept encoded: a deal never changes once over.
@@ -63,12 +66,12 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     app.state.replays = {}
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
 
-    def seat_of(
+    async def seat_of(
         table_id: str,
         credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
     ) -> tuple[Table, int, str]:
         """The table, the seat the bearer token opens, and the token."""
-        table = lobby.get(table_id)
+        table = await lobby.find(table_id)
         if credentials is None:
             raise Refused(401, "missing token: send 'Authorization: Bearer <token>'")
         seat = table.seat_of(token_hash(credentials.credentials))
@@ -89,26 +92,29 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     @app.get("/bots", tags=["server"])
     async def bots() -> dict:
         """The kinds of bot a table may seat."""
-        return {"bots": list(BOTS)}
+        return {"bots": list(BOT_KINDS)}
 
     @app.get("/tables/{table_id}/hints", tags=["play"])
     async def hints(at: SeatOf) -> dict:
         """The seat's legal plays, best first, as `Rules.hint` orders them;
         empty when it is not the seat's turn to play cards."""
         table, seat, _ = at
-        return {"version": table.version, "hints": advised(table.game, seat)}
+        # Read after the table's pending changes, where its engine work runs (lobby.py).
+        return await lobby.read(
+            table, lambda t: {"version": t.version, "hints": advised(t.game, seat)}
+        )
 
     @app.get("/tables/{table_id}/roles", tags=["tables"])
     async def table_roles(table_id: str) -> list:
         """The roles the table's observations hold, as the engine declares
         them (`Rules.roles()`: key, type, labels in English and Chinese)."""
-        return lobby.get(table_id).rules.roles()
+        return (await lobby.find(table_id)).rules.roles()
 
     @app.get("/tables/{table_id}/rules", tags=["tables"])
     async def table_rules(table_id: str) -> dict:
         """The table's rule set, every option (`Rules.to_dict()`): the page
         learns the kitty's size and the decks from it."""
-        return lobby.get(table_id).rules.to_dict()
+        return (await lobby.find(table_id)).rules.to_dict()
 
     @app.get("/tables/{table_id}/hands", tags=["play"])
     async def final_hands(
@@ -116,9 +122,10 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     ) -> dict:
         """The cards every seat kept, and the kitty, once a deal (default:
         the current one) is over: 403 before, as its record."""
-        table = lobby.get(table_id)
-        table.record(deal)  # 404 for a deal it lacks, 403 until the deal is over
-        game = table.deals()[-1 if deal is None else deal]
+        table = await lobby.find(table_id)
+        # 404 for a deal it lacks, 403 until the deal is over; the record's end is the hands.
+        record = await lobby.read(table, lobby.record(table_id, deal))
+        game = await lobby.run(ddz.Game.from_json, record)
         return {"hands": ["".join(h) for h in game.hands], "kitty": "".join(game.kitty)}
 
     @app.get("/tables/{table_id}/replay", tags=["play"], response_model=dict)
@@ -127,7 +134,9 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     ) -> Response:
         """A finished deal (default: the current one) at every step, all
         hands open: 403 until it is over, as its record."""
-        return _replay_reply(lobby.get(table_id).record(deal))
+        table = await lobby.find(table_id)
+        record = await lobby.read(table, lobby.record(table_id, deal))
+        return await lobby.run(_replay_reply, record)
 
     @app.post("/replays", tags=["play"], response_model=dict)
     async def replay_record(request: HttpRequest) -> Response:
@@ -137,7 +146,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
             record = body.decode()
         except UnicodeDecodeError:
             raise Refused(400, "a record is UTF-8 JSON text") from None
-        return _replay_reply(record)
+        return await lobby.run(_replay_reply, record)
 
     @app.get("/replays/{key}", tags=["play"], response_model=dict)
     async def kept_replay(key: str) -> Response:
@@ -145,7 +154,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         record = app.state.replays.get(key)
         if record is None:
             raise Refused(404, f"no replay {key!r} on this server")
-        return _replay_reply(record)
+        return await lobby.run(_replay_reply, record)
 
     # ---- the lobby -------------------------------------------------------------------
     @app.get("/lobby", tags=["tables"])
@@ -157,7 +166,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         listed = sorted(lobby.open.values(), key=lambda t: not offers.offered(t.id))
         return {
             "tables": [
-                {**summary(t), "seats": seats(t, lobby.hub, offers)} for t in listed[:LOBBY_LISTED]
+                {**t.shown, "seats": seats(t, lobby.hub, offers)} for t in listed[:LOBBY_LISTED]
             ]
         }
 
@@ -184,4 +193,4 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     @app.post("/tables/{table_id}/offers/{seat}/take", tags=["tables"])
     async def take(table_id: str, seat: int) -> dict:
         """Take an offered seat: its token, once."""
-        return {"seat": seat, "token": offers.take(lobby.get(table_id), seat)}
+        return {"seat": seat, "token": offers.take(await lobby.find(table_id), seat)}
