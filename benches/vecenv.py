@@ -39,7 +39,6 @@ import numpy as np  # noqa: E402
 from compare import machine, version  # noqa: E402
 
 import ddz  # noqa: E402
-from ddz._ddz import Table  # noqa: E402
 
 
 class Draw:
@@ -139,7 +138,7 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=256, help="envs per VecEnv")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: all)")
-    table_presets = [p for p in ddz.PRESETS if Table.plays(p)]
+    table_presets = list(ddz.PRESETS)
     parser.add_argument("presets", nargs="*", default=table_presets, metavar="PRESET")
     parser.add_argument("--steps", type=int, default=None, help="fixed steps, no table")
     parser.add_argument("--no-copy", action="store_true", help="with --steps: VecEnv(copy=False)")

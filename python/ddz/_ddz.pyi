@@ -3,7 +3,7 @@
 Hand-written; checked against the compiled module with ``python -m mypy.stubtest ddz._ddz``.
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, TypeAlias, final, overload
 
 import numpy as np
@@ -22,6 +22,8 @@ __all__ = [
     "PRESETS",
     "ACTION_WORDS",
     "PHASES",
+    "RECORD_FORMAT",
+    "RECORD_FORMATS",
     "default_threads",
     "simulate",
     "Table",
@@ -43,6 +45,9 @@ PRESETS: tuple[str, ...]
 ACTION_WORDS: tuple[str, ...]
 #: Every phase, in id order.
 PHASES: tuple[str, ...]
+#: The record format `Game.to_json` writes, and every format it reads.
+RECORD_FORMAT: str
+RECORD_FORMATS: tuple[str, ...]
 
 def simulate(
     rules: Rules,
@@ -395,6 +400,11 @@ class Table:
     def kitty_given(self) -> bool: ...
     @property
     def set_aside(self) -> list[str]: ...
+    def _record_json(self, seed: int) -> str: ...
+    @classmethod
+    def _from_record(
+        cls, text: str | bytes | bytearray, each: Callable[..., object] | None = None
+    ) -> Any: ...
     @property
     def stake(self) -> int:
         """The multiplier the events so far build (the result's multiplier

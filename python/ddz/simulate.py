@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import cast
 
 import numpy as np
 
 from ddz._ddz import Rules
 from ddz._ddz import simulate as _simulate
-from ddz.game.game import FORMAT
 from ddz.types import SimulateResult
 
 
@@ -71,18 +69,7 @@ def simulate(
     if not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
     raw = _simulate(rules, games, seed, threads, policy, record, first)
-    records = [
-        json.dumps(
-            {
-                "format": FORMAT,
-                "rules": rules.to_dict(),
-                "seed": seed,
-                "deals": r["deals"],
-                "actions": [[seat, action] for seat, action in r["actions"]],
-            }
-        )
-        for r in raw.pop("records")
-    ]
+    records = raw.pop("records")  # each deal's record text, written by the engine
     out = {
         "landlord": raw.pop("landlord"),
         # 1 where the farmers won, with no temporary wider than a byte.

@@ -9,26 +9,11 @@ a replay is only ever made of a deal that is over.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import ddz
-from ddz.game.game import _reading  # the record's own reading of a play
 from ddz.serve.views import public_observation
 
 #: The format of the reply, for clients that keep frames.
 FORMAT = "ddz-replay/1"
-
-
-def _step(game: ddz.Game, rules: ddz.Rules, action: Any) -> str:
-    """One record entry, read exactly as `Game.from_json` reads it; returns
-    the action's text as the histories write it."""
-    if isinstance(action, dict):
-        move = _reading(rules, action)
-        game.step(move, cards=action.get("ids"))
-        return str(move)
-    game.step(action)
-    return str(action)
 
 
 def _frame(game: ddz.Game, done: list | None) -> dict:
@@ -53,21 +38,22 @@ def frames(record: str) -> dict:
     """The replay of `record` (`Game.to_json()` text): one frame before the
     first action and one after each. A record that is not one, or whose
     deal is not over, raises `ValueError` naming what is wrong."""
-    whole = ddz.Game.from_json(record)  # RecordError (a ValueError) names the fault
+    steps: list[dict] = []
+
+    def frame(game: ddz.Game, done: tuple[int, str] | None) -> None:
+        steps.append(_frame(game, None if done is None else list(done)))
+
+    # The engine reads and replays the record (RecordError, a ValueError,
+    # names a fault), calling `frame` before the first action and after each.
+    whole = ddz.Game.replay(record, frame)
     if whole.phase != "over":
         raise ValueError("this record's deal is not over: only finished deals replay")
-    data = json.loads(record)
     rules = whole.rules
-    game = ddz.Game.from_json(json.dumps({**data, "actions": []}))
-    steps = [_frame(game, None)]
-    for seat, action in data["actions"]:
-        text = _step(game, rules, action)
-        steps.append(_frame(game, [seat, text]))
     return {
         "format": FORMAT,
         "preset": rules.preset,
         "players": rules.players,
-        "seed": data["seed"],
+        "seed": whole.seed,
         "roles": rules.roles(),
         "result": whole.result,
         "frames": steps,

@@ -1,6 +1,5 @@
 //! The exception family of `ddz.errors` (docs/errors.md): each core error
 //! becomes one class, raised with the attributes that say what was wrong.
-//! (`RecordError` is raised by the Python record reader only.)
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -11,6 +10,7 @@ pyo3::import_exception!(ddz.errors, DdzError);
 pyo3::import_exception!(ddz.errors, CardError);
 pyo3::import_exception!(ddz.errors, RulesError);
 pyo3::import_exception!(ddz.errors, IllegalAction);
+pyo3::import_exception!(ddz.errors, RecordError);
 
 /// The attributes of an error; None where they do not apply.
 #[derive(Default)]
@@ -114,4 +114,18 @@ pub fn prefixed(py: Python<'_>, e: PyErr, at: &str) -> PyErr {
         Ok(v) => PyErr::from_value(v),
         Err(e) => e,
     }
+}
+
+/// A record that cannot be read or replayed, with the seat, phase and
+/// text of the action at fault.
+pub fn record_error(e: &ddz_core::table::RecordError) -> PyErr {
+    raise::<RecordError>(
+        &e.message,
+        Detail {
+            text: e.text.clone(),
+            seat: e.seat,
+            phase: e.phase.map(|p| p.name()),
+            ..Detail::default()
+        },
+    )
 }

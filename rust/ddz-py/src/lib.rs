@@ -41,6 +41,9 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The table's vocabulary (`ddz.types` spells the same as `Literal`s).
     let words = ddz_core::table::action::WORDS.map(|(w, _)| w);
     m.add("ACTION_WORDS", pyo3::types::PyTuple::new(m.py(), words)?)?;
+    m.add("RECORD_FORMAT", ddz_core::table::record::FORMAT)?;
+    let formats = pyo3::types::PyTuple::new(m.py(), ddz_core::table::record::FORMATS)?;
+    m.add("RECORD_FORMATS", formats)?;
     let phases = ddz_core::table::Phase::ALL.map(|p| p.name());
     m.add("PHASES", pyo3::types::PyTuple::new(m.py(), phases)?)?;
     // The one version of the project: Cargo.toml's [workspace.package].

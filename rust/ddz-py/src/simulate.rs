@@ -2,7 +2,6 @@
 
 use crate::batch::{in_blocks, int_arg, memory_error, threads_from};
 use crate::convert::value_error;
-use crate::table::to_py;
 use crate::types::PyRules;
 use ddz_core::simulate::{Columns, Outcome, Policy, Series};
 use numpy::{PyArray1, PyArrayMethods};
@@ -86,24 +85,9 @@ pub fn simulate<'py>(
         };
         out.set_item(column.key, array)?;
     }
-    let records = PyList::empty(py);
-    for o in &recorded {
-        let rec = PyDict::new(py);
-        let deals = PyList::empty(py);
-        let actions = PyList::empty(py);
-        if let Some((table_deals, table_actions)) = &o.record {
-            // Played on the table: already as records write them.
-            for d in table_deals {
-                deals.append(to_py(py, d)?)?;
-            }
-            for (seat, a) in table_actions {
-                actions.append((seat, to_py(py, a)?))?;
-            }
-        }
-        rec.set_item("deals", deals)?;
-        rec.set_item("actions", actions)?;
-        records.append(rec)?;
-    }
+    // Each as `Game.to_json` writes it (the engine's `table::Record`).
+    let texts = recorded.iter().filter_map(|o| o.record.as_deref());
+    let records = PyList::new(py, texts)?;
     out.set_item("records", records)?;
     Ok(out)
 }

@@ -2,14 +2,14 @@
 //! every rule lives in `ddz_core::table`.
 
 use crate::convert::value_error;
-use crate::errors::{card_error, illegal_action, Detail};
+use crate::errors::{card_error, illegal_action, record_error, Detail};
 use crate::observe::{
     history_entry, new_list, refill_list, CardTexts, HistoryLists, KeptDict, Refill, StaticStrs,
     Target,
 };
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
-use ddz_core::table::{RoleSpec, RoleValue};
+use ddz_core::table::{Record, RecordError, RoleSpec, RoleValue};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -613,6 +613,78 @@ impl PyTable {
     #[getter]
     fn kitty_given(&self) -> bool {
         self.table.core().kitty_given()
+    }
+
+    /// The record so far as JSON text (`Game.to_json`), its deals drawn
+    /// from `seed` (any int, kept as given).
+    fn _record_json(&self, seed: &Bound<'_, PyAny>) -> PyResult<String> {
+        let seed = seed.cast::<pyo3::types::PyInt>()?.str()?.to_string();
+        Ok(Record::of(&self.table, &seed).to_json())
+    }
+
+    /// `cls` (Game) at the end of a record's text: the record read and its
+    /// actions replayed in Rust; a bad record is a `RecordError` saying why.
+    /// With `each`, it is called with the game before the first action and
+    /// after every one, with `(seat, action text)` (None before the first).
+    #[classmethod]
+    #[pyo3(signature = (text, each = None))]
+    fn _from_record<'py>(
+        cls: &Bound<'py, pyo3::types::PyType>,
+        text: &Bound<'py, PyAny>,
+        each: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = cls.py();
+        let text: String = if let Ok(s) = text.cast::<PyString>() {
+            s.to_str()?.to_string()
+        } else if text.is_instance_of::<pyo3::types::PyBytes>()
+            || text.is_instance_of::<pyo3::types::PyByteArray>()
+        {
+            let bytes: Vec<u8> = text.extract()?;
+            String::from_utf8(bytes).map_err(|e| {
+                record_error(&RecordError::text(format!(
+                    "a game record is JSON text: {e}"
+                )))
+            })?
+        } else {
+            let kind = text.get_type().name()?;
+            return Err(record_error(&RecordError::text(format!(
+                "a game record is JSON text, not {kind}"
+            ))));
+        };
+        let record = Record::parse(&text).map_err(|e| record_error(&e))?;
+        let bad = |e: PyErr| {
+            let why = RecordError::text(format!("the record's rules or deals: {}", e.value(py)));
+            let err = record_error(&why);
+            err.set_cause(py, Some(e));
+            err
+        };
+        let rules = crate::types::PyRules::of(record.rules.clone()).map_err(bad)?;
+        let int = py.import("builtins")?.getattr("int")?;
+        let seed = int.call1((record.seed.as_str(),))?; // digits, any size
+        let deals = to_py(py, &Value::Array(record.deals.clone()))?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("_deals", deals)?;
+        let game = cls.call((rules, seed), Some(&kwargs)).map_err(bad)?;
+        let Some(each) = each else {
+            let mut table = game.cast::<PyTable>()?.borrow_mut();
+            record
+                .take_actions(&mut table.table)
+                .map_err(|e| record_error(&e))?;
+            drop(table);
+            return Ok(game);
+        };
+        each.call1((&game, py.None()))?;
+        for i in 0..record.actions.len() {
+            {
+                let mut table = game.cast::<PyTable>()?.borrow_mut();
+                record
+                    .take_action(&mut table.table, i)
+                    .map_err(|e| record_error(&e))?;
+            }
+            let entry = &record.actions[i];
+            each.call1((&game, (entry.seat, entry.action.to_string())))?;
+        }
+        Ok(game)
     }
 
     /// The multiplier the events so far build (`result["multiplier"]` once

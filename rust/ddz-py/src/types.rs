@@ -243,6 +243,11 @@ pub(crate) fn to_list<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'p
 }
 
 impl PyRules {
+    /// A rule set built in Rust, checked as `Rules(...)` checks it.
+    pub fn of(rules: Rules) -> PyResult<PyRules> {
+        build(rules)
+    }
+
     pub fn engine(&self) -> &Engine {
         &self.engine
     }

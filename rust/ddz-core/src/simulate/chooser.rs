@@ -1,11 +1,10 @@
 //! Deals played on the table (`crate::table`) by a built-in policy: the
 //! policy only chooses among the table's legal actions.
 
-use super::{Outcome, TableRecord};
+use super::Outcome;
 use crate::engine::Engine;
 use crate::policy::Policy;
-use crate::table::{Action, Phase, Rng, Table};
-use serde_json::{json, Value};
+use crate::table::{Phase, Record, Rng, Table};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -59,30 +58,7 @@ fn play_on(table: &mut Table, seed: u64, index: u64, policy: Policy, record: boo
     out.multiplier = result.multiplier;
     out.scores = result.scores.clone();
     if record {
-        out.record = Some(record_of(table));
+        out.record = Some(Record::of(table, &seed.to_string()).to_json());
     }
     out
-}
-
-/// The deals and actions as `Game` records hold them.
-fn record_of(table: &Table) -> TableRecord {
-    let deals = table.deals().iter().map(|d| d.to_json()).collect();
-    let actions = table
-        .actions()
-        .iter()
-        .map(|taken| {
-            let entry = match taken.action {
-                Action::Play(m) => json!({
-                    "play": m.cards.to_string(),
-                    "kind": m.kind.id(),
-                    "rank": m.rank_symbol().to_string(),
-                    "length": m.length,
-                    "ids": crate::table::physical::identities(table.cards_of(taken)),
-                }),
-                word => Value::String(word.to_string()),
-            };
-            (taken.seat, entry)
-        })
-        .collect();
-    (deals, actions)
 }

@@ -33,13 +33,10 @@ pub struct Outcome {
     pub bombs: u32,
     pub multiplier: i64,
     pub scores: Vec<i64>,
-    /// A deal played on the table, when recorded: its deals and actions as
-    /// `Game` records write them.
-    pub record: Option<TableRecord>,
+    /// The deal's record (`table::Record`'s text, as `Game.to_json`
+    /// writes it), when recorded.
+    pub record: Option<String>,
 }
-
-/// A table deal's record: its deals, and each action as `(seat, entry)`.
-pub type TableRecord = (Vec<serde_json::Value>, Vec<(usize, serde_json::Value)>);
 
 /// Why a rule set cannot be simulated: its flow could not play it to the
 /// end (the check `ddz.Rules` runs; an `Engine` built in Rust may skip it).

@@ -30,6 +30,8 @@ mod landlord;
 pub mod marked;
 mod observation;
 pub mod physical;
+mod position;
+pub mod record;
 mod resolve;
 pub mod roles;
 pub mod scoring;
@@ -45,6 +47,8 @@ pub use deal::{Cut, Deal, Rng};
 pub use family::{check_rules, family_of, report_layout, role_specs, Family, FamilySpec};
 pub use observation::{Legal, Observation};
 pub use physical::{Card, Hand};
+pub use position::SolverPosition;
+pub use record::{Record, RecordError};
 pub use roles::{Report, ReportColumn, RoleSpec, RoleType, RoleValue};
 pub use scoring::{Event, Settlement};
 
