@@ -517,6 +517,19 @@ impl PyTable {
         }
     }
 
+    /// Answer the decisions before the play as DouZero's evaluation opens a
+    /// deal (`ddz.simulate(..., opening="seat0")`): seat 0 takes the
+    /// highest bid, the others pass, every option is declined.
+    fn _open_seat0(&mut self) -> PyResult<()> {
+        if self.table.rules().flow != ddz_core::rules::Flow::OneLandlord {
+            return Err(value_error(
+                "the seat-0 opening needs a one-landlord rule set".to_string(),
+            ));
+        }
+        ddz_core::simulate::seats::open_for_seat_zero(&mut self.table);
+        Ok(())
+    }
+
     /// Once the deal is over, its roles as `ddz.simulate` reports them: the
     /// same keys for every rule set, seats (-1: none) or flags, a list where
     /// a column is wider than one (`table::report_layout`); else None.

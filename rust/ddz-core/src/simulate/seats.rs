@@ -7,7 +7,7 @@
 
 use crate::policy::Policy;
 use crate::rules::{Flow, Rules};
-use crate::table::{Action, Rng, Table};
+use crate::table::{Action, Phase, Rng, Table};
 
 /// The players of a series' seats.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +135,14 @@ pub fn scripted(table: &Table) -> usize {
         _ => decline(),
     };
     legal.plays.len() + pick.unwrap_or(0)
+}
+
+/// Answer every decision before the play by the seat-0-landlord script
+/// (`ddz.Game` deals opened for DouZero's evaluation in Python).
+pub fn open_for_seat_zero(table: &mut Table) {
+    while !table.is_over() && table.phase() != Phase::Play {
+        table.apply_unordered(scripted(table));
+    }
 }
 
 #[cfg(test)]
