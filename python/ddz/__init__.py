@@ -33,9 +33,9 @@ Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
 from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
+from ddz.evaluate import evaluate  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
 from ddz.simulate import simulate  # noqa: E402
-from ddz.evaluate import evaluate  # noqa: E402
 from ddz.types import Agent  # noqa: E402
 
 

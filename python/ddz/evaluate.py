@@ -148,9 +148,7 @@ def play(
     mine[:, 1, 1:] = True
     if isinstance(a, str) and isinstance(b, str):
         runs = [
-            simulate(
-                rules, deals, seed, threads, seating, first=first, opening=_OPENING[protocol]
-            )
+            simulate(rules, deals, seed, threads, seating, first=first, opening=_OPENING[protocol])
             for seating in seatings
         ]
         scores = np.stack([r["scores"] for r in runs], axis=1)
@@ -158,7 +156,10 @@ def play(
         reports = [[_report_row(r, i) for r in runs] for i in range(deals)]
     else:
         rows = [
-            [_play_game(rules, seating, seed, first + i, g, protocol) for g, seating in enumerate(seatings)]
+            [
+                _play_game(rules, seating, seed, first + i, g, protocol)
+                for g, seating in enumerate(seatings)
+            ]
             for i in range(deals)
         ]
         scores = np.array([[g[0] for g in row] for row in rows], np.int64).reshape(deals, 2, n)
@@ -175,7 +176,7 @@ def play(
     return Games(scores=scores, roles=roles, mine=mine, bombs=bombs, role_names=names)
 
 
-def _report_row(run: Mapping[str, np.ndarray], i: int) -> dict[str, Any]:
+def _report_row(run: Mapping[str, Any], i: int) -> dict[str, Any]:
     return {key: np.asarray(run[key][i]).tolist() for key, _ in ROLE_COLUMNS}
 
 
@@ -209,7 +210,9 @@ def _play_game(
         seat = table.to_act
         legal = table.legal_actions()
         table.step(agents[seat].act(table.observation(seat), legal))
-    bombs = sum(1 for _, action, _ in table.actions if isinstance(action, ddz.Move) and action.is_bomb)
+    bombs = sum(
+        1 for _, action, _ in table.actions if isinstance(action, ddz.Move) and action.is_bomb
+    )
     report = table.report()
     assert report is not None  # the deal is over
     return list(table.result["scores"]), bombs, report
@@ -273,7 +276,7 @@ def summary(
     games: Games, *, rules: Rules, a: str, b: str, seed: int, protocol: str
 ) -> dict[str, Any]:
     """The figures of `games` (docs/evaluate.md)."""
-    worth = 2 * 2.0 ** games.bombs  # [deals, 2]
+    worth = 2 * 2.0**games.bombs  # [deals, 2]
     # Overall: A's seats together, per game.
     total = (games.scores * games.mine).sum(axis=2)
     win = (total > 0) + 0.5 * (total == 0)

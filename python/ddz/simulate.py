@@ -114,9 +114,8 @@ def seat_policies(policy: Policies, players: int) -> str | list[str]:
     if isinstance(policy, Mapping):
         seats = set(policy)
         if seats != set(range(players)):
-            raise ValueError(
-                f"a policy dict names every seat 0..{players - 1} once, not {sorted(seats, key=str)}"
-            )
+            named = sorted(seats, key=str)
+            raise ValueError(f"a policy dict names every seat 0..{players - 1} once, not {named}")
         policy = [policy[s] for s in range(players)]
     if not isinstance(policy, Sequence) or not all(isinstance(p, str) for p in policy):
         raise ValueError(f"policy must be a name, a list or a dict of names, not {policy!r}")

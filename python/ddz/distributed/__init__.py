@@ -21,4 +21,13 @@ from .parts import iter_parts, plan, simulate
 from .policies import RandomPolicy
 from .trajectory import collect
 
-__all__ = ["RandomPolicy", "collect", "connect", "evaluate", "iter_parts", "plan", "rollouts", "simulate"]
+__all__ = [
+    "RandomPolicy",
+    "collect",
+    "connect",
+    "evaluate",
+    "iter_parts",
+    "plan",
+    "rollouts",
+    "simulate",
+]
