@@ -10,6 +10,7 @@ played through `ddz.Game`, the names by their Python twins.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -225,14 +226,18 @@ def _agent(player: Player, seed: int, index: int, game: int, seat: int) -> Any:
         return player
     from ddz import agents
 
+    # A seed of its own for each (series, deal, game, seat), the same on
+    # every run and every Python.
+    key = f"{seed}:{index}:{game}:{seat}".encode()
+    own = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
     if player == "random":
-        return agents.RandomAgent(seed=hash((seed, index, game, seat)))
+        return agents.RandomAgent(seed=own)
     if player == "greedy":
         return agents.GreedyAgent()
     twin = getattr(agents, f"{player.capitalize()}Agent", None)
     if twin is None:
         raise ValueError(f"the policy {player!r} has no Python agent to play beside an agent")
-    return twin(seed=hash((seed, index, game, seat)))
+    return twin(seed=own)
 
 
 # ---- figures -------------------------------------------------------------
