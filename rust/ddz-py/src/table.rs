@@ -73,6 +73,31 @@ fn action_from(ob: &Bound<'_, PyAny>) -> Option<Action> {
         .and_then(|s| Action::parse(s.to_str().ok()?))
 }
 
+/// The index `ddz.agents.GreedyAgent` takes among `legal` (a moment's
+/// actions in `Game`'s order): the core's greedy player decides.
+#[pyfunction]
+pub(crate) fn greedy_choice(legal: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let actions: Vec<Option<Action>> = if let Ok(list) = legal.cast::<ActionList>() {
+        let play_as_none = |a: &Action| (!matches!(a, Action::Play(_))).then_some(*a);
+        list.get().actions.iter().map(play_as_none).collect()
+    } else {
+        let mut out = Vec::new();
+        for item in legal.try_iter()? {
+            let item = item?;
+            match action_from(&item) {
+                Some(Action::Play(_)) => out.push(None),
+                Some(word) => out.push(Some(word)),
+                None => return Err(value_error(format!("{item} is not an action"))),
+            }
+        }
+        out
+    };
+    if actions.is_empty() {
+        return Err(value_error("no legal action to choose from"));
+    }
+    Ok(ddz_core::policy::greedy_in_order(&actions))
+}
+
 /// The legal actions of a moment, in `Game`'s order, as an immutable
 /// sequence: a play becomes a `Move` only when read.
 #[pyclass(name = "ActionList", module = "ddz", frozen, sequence)]
@@ -795,5 +820,24 @@ impl PyTable {
     #[getter]
     fn is_over(&self) -> bool {
         self.table.phase() == Phase::Over
+    }
+
+    /// The position as `Rules.solve` takes it, read off the table: a dict
+    /// of `hands` (the landlord's first with three seats), `to_move`,
+    /// `prev`, `prev_by` and `seats` (the table seat of each solver seat);
+    /// None outside the play phase of a one-landlord table of two or three
+    /// seats.
+    fn position<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(p) = self.table.position() else {
+            return Ok(None);
+        };
+        let out = PyDict::new(py);
+        let hands: Vec<PyCards> = p.position.hands.iter().map(|&h| PyCards(h)).collect();
+        out.set_item("hands", hands)?;
+        out.set_item("to_move", p.position.to_move)?;
+        out.set_item("prev", p.position.prev.map(PyMove))?;
+        out.set_item("prev_by", p.position.prev_by)?;
+        out.set_item("seats", p.seats)?;
+        Ok(Some(out))
     }
 }
