@@ -174,7 +174,8 @@ def check(games: int, seed: int = 0) -> dict[str, int]:
         landlord = game.round.landlord_id
         kitty = game.round.seen_cards
         # RLCard's landlord holds the kitty already: ddz deals it apart.
-        hands = [cards_text("".join(c.rank or c.suit[0] for c in p.current_hand)) for p in game.players]
+        held_by = ["".join(c.rank or c.suit[0] for c in p.current_hand) for p in game.players]
+        hands = [cards_text(h) for h in held_by]
         held = RULES.cards(hands[landlord]).counts - RULES.cards(cards_text(kitty)).counts
         hands[landlord] = cards_text(rlcard_cards(held))
         deal = {"hands": hands, "kitty": cards_text(kitty), "first": landlord}

@@ -60,12 +60,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UsageError("--threads does not apply with --ray: each Ray task plays on one CPU")
     try:
         if args.ray is not None:
-            from ddz import distributed
-
-            distributed.connect(args.ray or None)
-            figures = distributed.evaluate(
-                rules, args.a, args.b, args.deals, seed=args.seed, protocol=args.protocol
-            )
+            figures = on_ray(rules, args)
         else:
             figures = ddz.evaluate(
                 rules,
@@ -85,6 +80,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def on_ray(rules: ddz.Rules, args: argparse.Namespace) -> dict:
+    """`ddz.distributed.evaluate` on the cluster --ray names (bare --ray:
+    RAY_ADDRESS, else a local cluster)."""
+    try:
+        from ddz.distributed import cluster, evaluation
+    except ImportError as e:
+        raise UsageError(str(e)) from None
+    try:
+        cluster.connect(args.ray or None, quiet=True)
+    except ConnectionError as e:
+        raise UsageError(f"cannot join the Ray cluster at {args.ray!r}: {e}") from None
+    return evaluation.evaluate(
+        rules, args.a, args.b, args.deals, seed=args.seed, protocol=args.protocol
+    )
+
+
 def _shown(f: dict, points: bool) -> str:
     """The value and the half-width of its interval."""
     half = (f["high"] - f["low"]) / 2
@@ -95,8 +106,8 @@ def _shown(f: dict, points: bool) -> str:
 
 def figures_table(figures: dict) -> Table:
     table = Table(
-        title=f"{figures['preset']}, {figures['a']} (A) against {figures['b']}, "
-        f"{figures['protocol']} protocol, {figures['deals']:,} deals x 2, seed {figures['seed']}",
+        title=f"{figures['preset']}: {figures['a']} (A) vs {figures['b']}, {figures['protocol']}, "
+        f"{figures['deals']:,} deals x 2, seed {figures['seed']}",
         title_justify="left",
         caption="95% intervals; ADP: a game worth 2 * 2^bombs; score: ddz's own",
         caption_justify="left",

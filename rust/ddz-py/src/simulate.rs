@@ -127,7 +127,10 @@ fn seats_from(policy: Option<&Bound<'_, PyAny>>) -> PyResult<Seats> {
     }
     match policy.extract::<Vec<String>>() {
         Ok(names) => Ok(Seats::Each(
-            names.iter().map(|n| policy_named(n)).collect::<PyResult<_>>()?,
+            names
+                .iter()
+                .map(|n| policy_named(n))
+                .collect::<PyResult<_>>()?,
         )),
         Err(_) => Err(value_error(format!(
             "policy must be a policy name or a list of one name per seat, not {}",

@@ -48,7 +48,9 @@ pub(super) struct Players<'a> {
 
 fn play_on(table: &mut Table, seed: u64, index: u64, how: Players<'_>, record: bool) -> Outcome {
     // The choices draw from their own generators, the deals from the table's.
-    let mut rngs = how.seats.generators(seed, index, table.rules().players as usize);
+    let mut rngs = how
+        .seats
+        .generators(seed, index, table.rules().players as usize);
     let scripted_opening = how.opening == Opening::SeatZeroLandlord;
     let mut out = Outcome::default();
     while !table.is_over() {
@@ -56,9 +58,7 @@ fn play_on(table: &mut Table, seed: u64, index: u64, how: Players<'_>, record: b
         let seat = table.to_act();
         let i = match scripted_opening && !playing {
             true => scripted(table),
-            false => {
-                how.seats.of(seat).choose(table, rngs.of(seat))
-            }
+            false => how.seats.of(seat).choose(table, rngs.of(seat)),
         };
         if playing {
             out.turns += 1;

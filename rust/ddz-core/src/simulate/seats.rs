@@ -181,7 +181,12 @@ mod tests {
         // Greedy draws no number, so its own generators change nothing.
         for preset in PRESETS {
             let n = Rules::preset(preset).unwrap().players as usize;
-            let each = run(preset, Seats::Each(vec![Policy::Greedy; n]), Opening::Auction, 1);
+            let each = run(
+                preset,
+                Seats::Each(vec![Policy::Greedy; n]),
+                Opening::Auction,
+                1,
+            );
             let all = run(preset, Seats::All(Policy::Greedy), Opening::Auction, 1);
             assert_eq!(each, all, "{preset}");
         }
@@ -224,7 +229,11 @@ mod tests {
             Seats::All(Policy::Random),
             Opening::SeatZeroLandlord,
         );
-        assert!(refused.err().unwrap().to_string().contains("douzero protocol"));
+        assert!(refused
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("douzero protocol"));
     }
 
     #[test]
