@@ -66,8 +66,13 @@ def evaluate(
         for first, size in parts
     ]
     try:
-        games = Games.join(ray.get(refs))
-    finally:
-        for ref in refs:
+        done = ray.get(refs)
+    except BaseException:
+        # Ctrl-C or a failed part: the parts still pending are not wanted
+        # (only those: cancelling a finished task trips Ray up).
+        ready, pending = ray.wait(refs, num_returns=len(refs), timeout=0)
+        for ref in pending:
             ray.cancel(ref, force=False)
+        raise
+    games = Games.join(done)
     return summary(games, rules=rules, a=names[0], b=names[1], seed=seed, protocol=protocol)
