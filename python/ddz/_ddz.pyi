@@ -55,9 +55,10 @@ def simulate(
     games: int,
     seed: int | None = None,
     threads: int | None = None,
-    policy: str = "random",
+    policy: str | list[str] | None = None,
     record: int | None = None,
     first: int | None = None,
+    opening: str = "auction",
 ) -> dict[str, Any]:
     """Raw simulation results (deals `first ..`; None means 0); `ddz.simulate` is the
     public wrapper. Too large a run raises MemoryError before any work."""
@@ -417,6 +418,10 @@ class Table:
     @property
     def events(self) -> list[list[Any]]: ...
     def counts(self, seat: int) -> Cards: ...
+    def _open_seat0(self) -> None: ...
+    def report(self) -> dict[str, Any] | None:
+        """Once over, the roles as `ddz.simulate` reports them (its role keys,
+        and ``landlord_won``); None before."""
     def roles(self, seat: int | None = None) -> dict[str, Any]:
         """The roles as `seat` knows them (its observation's role keys); with
         no seat, as the referee knows them, hidden roles included."""

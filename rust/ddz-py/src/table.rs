@@ -9,7 +9,7 @@ use crate::observe::{
 };
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
-use ddz_core::table::{Record, RecordError, RoleSpec, RoleValue};
+use ddz_core::table::{report_layout, Record, RecordError, RoleSpec, RoleValue};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -540,6 +540,49 @@ impl PyTable {
             Some(r) => to_py(py, &r.to_json()),
             None => Ok(py.None().into_bound(py)),
         }
+    }
+
+    /// Answer the decisions before the play as DouZero's evaluation opens a
+    /// deal (`ddz.simulate(..., opening="seat0")`): seat 0 takes the
+    /// highest bid, the others pass, every option is declined.
+    fn _open_seat0(&mut self) -> PyResult<()> {
+        if self.table.rules().flow != ddz_core::rules::Flow::OneLandlord {
+            return Err(value_error(
+                "the seat-0 opening needs a one-landlord rule set".to_string(),
+            ));
+        }
+        ddz_core::simulate::seats::open_for_seat_zero(&mut self.table);
+        Ok(())
+    }
+
+    /// Once the deal is over, its roles as `ddz.simulate` reports them: the
+    /// same keys for every rule set, seats (-1: none) or flags, a list where
+    /// a column is wider than one (`table::report_layout`); else None.
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if !self.table.is_over() {
+            return Ok(py.None().into_bound(py));
+        }
+        let report = self.table.report();
+        let out = PyDict::new(py);
+        out.set_item("landlord_won", report.landlord_won)?;
+        for (column, at) in report_layout(self.table.rules()) {
+            let pad = if column.flags { 0 } else { -1 };
+            let values: Vec<i64> = match at {
+                Some(at) => report.values[at..at + column.width].to_vec(),
+                None => vec![pad; column.width],
+            };
+            let item = |v: i64| -> Bound<'py, PyAny> {
+                match column.flags {
+                    true => pyo3::types::PyBool::new(py, v != 0).to_owned().into_any(),
+                    false => pyo3::types::PyInt::new(py, v).into_any(),
+                }
+            };
+            match column.width {
+                1 => out.set_item(column.key, item(values[0]))?,
+                _ => out.set_item(column.key, PyList::new(py, values.into_iter().map(item))?)?,
+            }
+        }
+        Ok(out.into_any())
     }
 
     /// Every deal so far, as records store them.
