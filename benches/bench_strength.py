@@ -4,10 +4,13 @@ landlord with the kitty, no auction; every deal played twice, the seats
 swapped), through `ddz.evaluate`.
 
     python benches/bench_strength.py [--deals N] [--seed S] [--json] [--only NAME ...]
+    python benches/bench_strength.py --every-preset [--deals N]
 
 Rows: the rule agent against random, greedy against random, the rule agent
 against greedy; and, where the engine has the ``"search"`` policy, search
-against each of them. The rule agent plays through an adapter from the
+against each of them. `--every-preset` plays every preset in the full
+protocol (the auction too): search against greedy, or greedy against
+random where there is no search yet. The rule agent plays through an adapter from the
 `ddz.Game` observation (benches/rlcard_rule.py), checked first against
 RLCard's own env. Under pytest a short form runs (a few deals, the adapter
 on a few games); ``DDZ_STRENGTH=full`` runs the full one there too. Needs
@@ -90,11 +93,42 @@ def ladder(deals: int, seed: int = 0, only: list[str] | None = None) -> list[dic
             continue
         start = time.perf_counter()
         made = [p if isinstance(p, str) else p(seed) for p in (a, b)]
-        figures = ddz.evaluate("classic", made[0], made[1], deals, seed=seed, protocol="douzero")
+        figures = dict(
+            ddz.evaluate("classic", made[0], made[1], deals, seed=seed, protocol="douzero")
+        )
         figures["row"] = name
         figures["seconds"] = round(time.perf_counter() - start, 1)
         out.append(figures)
     return out
+
+
+def every_preset(deals: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Every preset in the full protocol (the auction and every decision):
+    search against greedy where the engine has search, else greedy against
+    random."""
+    a, b = ("search", "greedy") if has_search() else ("greedy", "random")
+    out = []
+    for preset in ddz.PRESETS:
+        start = time.perf_counter()
+        figures = dict(ddz.evaluate(preset, a, b, deals, seed=seed, protocol="full"))
+        figures["row"] = f"{a} vs {b}"
+        figures["seconds"] = round(time.perf_counter() - start, 1)
+        out.append(figures)
+    return out
+
+
+def preset_table(results: list[dict[str, Any]]) -> str:
+    """Per preset: A's WP in every role it played, and its mean score."""
+    lines = ["| preset | A vs B | WP by role | WP | score |", "|---|---|---|---|---|"]
+    for r in results:
+        roles = ", ".join(f"{k} {v['wp']['value']:.3f}" for k, v in r["roles"].items())
+        overall = r["overall"]
+        half = (overall["score"]["high"] - overall["score"]["low"]) / 2
+        lines.append(
+            f"| {r['preset']} | {r['row']} | {roles} | {overall['wp']['value']:.3f} | "
+            f"{overall['score']['value']:+.2f} ± {half:.2f} |"
+        )
+    return "\n".join(lines)
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -147,6 +181,13 @@ def test_the_ladder_short() -> None:
     print("\n" + table(results))
 
 
+def test_every_preset_in_the_full_protocol_short() -> None:
+    results = every_preset(FULL_DEALS if full() else SHORT_DEALS, seed=1)
+    assert [r["preset"] for r in results] == list(ddz.PRESETS)
+    assert all("landlord" in r["roles"] for r in results)
+    print("\n" + preset_table(results))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=FULL_DEALS, help="deals a side")
@@ -154,7 +195,16 @@ def main() -> None:
     parser.add_argument("--check-games", type=int, default=FULL_CHECK_GAMES)
     parser.add_argument("--only", nargs="*", help="row names, e.g. 'greedy vs random'")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--every-preset",
+        action="store_true",
+        help="every preset in the full protocol (search vs greedy, else greedy vs random)",
+    )
     args = parser.parse_args()
+    if args.every_preset:
+        results = every_preset(args.deals, args.seed)
+        print(json.dumps(results) if args.json else preset_table(results))
+        return
     if has_rlcard() and args.check_games:
         from rlcard_rule import check
 

@@ -135,6 +135,15 @@ def test_bad_arguments_are_refused_before_any_ray_call() -> None:
     ]:
         with pytest.raises(error, match=needle):
             distributed.rollouts(*args, **kwargs)
+    for args, kwargs, needle in [
+        (("nope", "greedy", "random", 10), {}, "nope"),
+        (("classic", "greedy", "smart", 10), {}, "smart"),
+        (("classic", "greedy", "random", 0), {}, "deals"),
+        (("five-player", "greedy", "random", 10), {}, "one-landlord"),
+        (("classic", "greedy", "random", 10), {"tasks": 0}, "tasks"),
+    ]:
+        with pytest.raises(ValueError, match=needle):
+            distributed.evaluate(*args, **kwargs)
     import threading
 
     lock = threading.Lock()

@@ -14,13 +14,14 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import numpy as np
 
 import ddz
 from ddz._ddz import Rules
 from ddz.simulate import simulate
+from ddz.types import Evaluation
 
 #: How a deal opens: DouZero's (seat 0 is the landlord, no auction), or the
 #: real auction and every decision.
@@ -80,7 +81,7 @@ def evaluate(
     seed: int = 0,
     protocol: str = "douzero",
     threads: int | None = None,
-) -> dict[str, Any]:
+) -> Evaluation:
     """A against B over `deals` deals, each played twice with the seats
     swapped; returns a JSON-ready dict (docs/evaluate.md):
 
@@ -277,9 +278,7 @@ def _figures(win: np.ndarray, points: np.ndarray, score: np.ndarray, counted: np
     }
 
 
-def summary(
-    games: Games, *, rules: Rules, a: str, b: str, seed: int, protocol: str
-) -> dict[str, Any]:
+def summary(games: Games, *, rules: Rules, a: str, b: str, seed: int, protocol: str) -> Evaluation:
     """The figures of `games` (docs/evaluate.md)."""
     worth = 2 * 2.0**games.bombs  # [deals, 2]
     # Overall: A's seats together, per game.
@@ -294,7 +293,7 @@ def summary(
         counted = games.mine & (games.roles == r)
         if counted.any():
             roles[name] = _figures(seat_win, seat_points, games.scores, counted)
-    return {
+    out = {
         "preset": rules.preset,
         "protocol": protocol,
         "a": a,
@@ -304,6 +303,7 @@ def summary(
         "overall": overall,
         "roles": roles,
     }
+    return cast(Evaluation, out)
 
 
 def _role_order(name: str) -> tuple[int, str]:

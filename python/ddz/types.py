@@ -293,6 +293,37 @@ class SimulateResult(_SimulateBase, total=False):
     records: list[str]
 
 
+class Figure(TypedDict):
+    """A figure of `ddz.evaluate` and its 95% interval."""
+
+    value: float
+    low: float
+    high: float
+
+
+class Figures(TypedDict):
+    """`ddz.evaluate`'s figures over some games (overall) or seats (a role)."""
+
+    count: int
+    wp: Figure
+    adp: Figure
+    score: Figure
+
+
+class Evaluation(TypedDict):
+    """`ddz.evaluate`'s output (docs/evaluate.md): A's figures overall and
+    per role, A and B by name."""
+
+    preset: str
+    protocol: Literal["douzero", "full"]
+    a: str
+    b: str
+    deals: int
+    seed: int
+    overall: Figures
+    roles: dict[str, Figures]
+
+
 class Agent(Protocol):
     """What `ddz.play` and the CLI drive: one decision from a view and the
     legal actions (the built-in agents of `ddz.agents` follow it)."""
@@ -306,7 +337,10 @@ __all__ = [
     "ActionWord",
     "Agent",
     "Deal",
+    "Evaluation",
     "Event",
+    "Figure",
+    "Figures",
     "FivePlayer3DeckObservation",
     "FivePlayerObservation",
     "Flow",

@@ -10,6 +10,7 @@ from rich.table import Table
 
 import ddz
 from ddz.evaluate import PROTOCOLS
+from ddz.types import Evaluation, Figure
 
 from .common import UsageError, out, rules_of
 
@@ -80,7 +81,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def on_ray(rules: ddz.Rules, args: argparse.Namespace) -> dict:
+def on_ray(rules: ddz.Rules, args: argparse.Namespace) -> Evaluation:
     """`ddz.distributed.evaluate` on the cluster --ray names (bare --ray:
     RAY_ADDRESS, else a local cluster)."""
     try:
@@ -96,7 +97,7 @@ def on_ray(rules: ddz.Rules, args: argparse.Namespace) -> dict:
     )
 
 
-def _shown(f: dict, points: bool) -> str:
+def _shown(f: Figure, points: bool) -> str:
     """The value and the half-width of its interval."""
     half = (f["high"] - f["low"]) / 2
     if points:
@@ -104,7 +105,7 @@ def _shown(f: dict, points: bool) -> str:
     return f"{f['value']:.3f} ± {half:.3f}"
 
 
-def figures_table(figures: dict) -> Table:
+def figures_table(figures: Evaluation) -> Table:
     table = Table(
         title=f"{figures['preset']}: {figures['a']} (A) vs {figures['b']}, {figures['protocol']}, "
         f"{figures['deals']:,} deals x 2, seed {figures['seed']}",

@@ -4,13 +4,12 @@ index), so the parts joined in order give the local figures exactly."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import ray
 
 import ddz
 from ddz import Rules
 from ddz.evaluate import Games, Player, _checked, play, summary
+from ddz.types import Evaluation
 
 from .cluster import check_version, connect, total_cpus
 from .parts import RETRIES, plan
@@ -45,7 +44,7 @@ def evaluate(
     protocol: str = "douzero",
     tasks: int | None = None,
     address: str | None = None,
-) -> dict[str, Any]:
+) -> Evaluation:
     """`ddz.evaluate` over a Ray cluster: the same figures as
     ``ddz.evaluate(preset_or_rules, a, b, deals, seed, protocol)``, whatever
     the nodes and `tasks` (default: four per CPU of the cluster).
