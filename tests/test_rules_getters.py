@@ -1,17 +1,82 @@
 """Every option of a rule set has a typed getter on `Rules` that agrees with
-`to_dict()`, and the package reads options through them, never through
-``rules.to_dict()[...]`` (docs/rules.md#custom-rule-sets)."""
+`to_dict()`, the getters and the stub are the options the core declares
+(`Rules.options()`), and the package reads options through them, never
+through ``rules.to_dict()[...]`` (docs/rules.md#custom-rule-sets)."""
 
 from __future__ import annotations
 
+import ast
 import re
+import typing
 from pathlib import Path
 
 import pytest
 
 import ddz
+import ddz.types
 
 PACKAGE = Path(ddz.__file__).resolve().parent
+OPTIONS = ddz.Rules.options()
+
+#: The stub's annotation of each option type (word options: `str`, or a
+#: `Literal` alias of ddz.types holding exactly the words).
+STUB_TYPES = {"bool": "bool", "int": "int", "str": "str", "king bombs": "list[dict[str, int]]"}
+
+
+def stub_properties() -> dict[str, str]:
+    """The properties of `Rules` in python/ddz/_ddz.pyi: name -> annotation."""
+    tree = ast.parse((PACKAGE / "_ddz.pyi").read_text(encoding="utf-8"))
+    rules = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
+    return {
+        f.name: ast.unparse(f.returns)
+        for f in rules.body
+        if isinstance(f, ast.FunctionDef)
+        and f.returns is not None
+        and any(ast.unparse(d) == "property" for d in f.decorator_list)
+    }
+
+
+def test_the_stub_declares_one_typed_property_per_option() -> None:
+    stub = stub_properties()
+    assert sorted(stub) == sorted(o["name"] for o in OPTIONS)
+    for o in OPTIONS:
+        annotation = stub[o["name"]]
+        if o["type"] == "word":
+            if annotation != "str":
+                alias = getattr(ddz.types, annotation)
+                assert list(typing.get_args(alias)) == o["words"], o["name"]
+        else:
+            assert annotation == STUB_TYPES[o["type"]], o["name"]
+
+
+def test_the_getters_are_the_declared_options() -> None:
+    getters = {n for n, v in vars(ddz.Rules).items() if type(v).__name__ == "getset_descriptor"}
+    assert getters == {o["name"] for o in OPTIONS}
+
+
+@pytest.mark.parametrize("preset", ddz.PRESETS)
+def test_the_declaration_gives_each_preset_s_values(preset: str) -> None:
+    rules = ddz.Rules(preset).to_dict()
+    assert list(rules) == [o["name"] for o in OPTIONS]
+    for o in OPTIONS:
+        value = o["defaults"][preset]
+        assert value == rules[o["name"]], (preset, o["name"])
+        if o["words"] is not None:
+            assert value in o["words"]
+        if o["min"] is not None:
+            assert o["min"] <= value <= o["max"]
+
+
+def test_every_option_says_what_it_is_and_who_reads_it() -> None:
+    flows = set(typing.get_args(ddz.types.Flow))
+    for o in OPTIONS:
+        assert o["doc"] and o["since"] in ddz._ddz.RECORD_FORMATS, o
+        assert set(o["flows"]) <= flows, o
+        assert o["flows"] or o["name"] == "preset", o  # a name only reads nothing
+    kinds = {o["name"]: o for o in OPTIONS}
+    assert kinds["kicks"]["flows"] == ["one_landlord"]
+    assert kinds["trio_single"]["flows"] == list(typing.get_args(ddz.types.Flow))
+    assert kinds["flow"]["words"] == list(typing.get_args(ddz.types.Flow))
 
 
 @pytest.mark.parametrize("preset", ddz.PRESETS)

@@ -226,6 +226,27 @@ class RoleSpec(TypedDict):
     column_bounds: tuple[int, int]
 
 
+class OptionSpec(TypedDict):
+    """One rule option as the core declares it (`Rules.options()`,
+    docs/rules.md#options)."""
+
+    name: str
+    #: "bool", "int", "word", "str" or "king bombs".
+    type: str
+    #: A word option's words, else None.
+    words: list[str] | None
+    #: An int option's bounds (the field's width), else None.
+    min: int | None
+    max: int | None
+    doc: str
+    #: The flows whose families read it (every flow for the play rules).
+    flows: list[Flow]
+    #: The record format whose rule sets first hold it.
+    since: str
+    #: Its value in each preset.
+    defaults: dict[str, Any]
+
+
 class Deal(TypedDict, total=False):
     """A deal as records hold it and ``Game(deal=...)`` takes it."""
 
@@ -301,6 +322,7 @@ __all__ = [
     "HistoryEntry",
     "Observation",
     "OneLandlordObservation",
+    "OptionSpec",
     "RoleSpec",
     "SeatCard",
     "SeatReason",

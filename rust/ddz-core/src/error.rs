@@ -78,7 +78,11 @@ impl fmt::Display for Expected {
             } => write!(
                 f,
                 "king bomb {at} needs `{field}`{}, a whole number from 0 to 255",
-                if *field == "order" { " (when given)" } else { "" }
+                if *field == "order" {
+                    " (when given)"
+                } else {
+                    ""
+                }
             ),
             Expected::KingBombField { at, field } => write!(
                 f,
@@ -225,7 +229,12 @@ fn option_names() -> Vec<&'static str> {
 }
 
 /// `Ok` when `value` is in `min..=max`, else `OutOfRange` naming `option`.
-pub(crate) fn in_range(option: &'static str, value: i64, min: i64, max: i64) -> Result<(), RulesError> {
+pub(crate) fn in_range(
+    option: &'static str,
+    value: i64,
+    min: i64,
+    max: i64,
+) -> Result<(), RulesError> {
     if (min..=max).contains(&value) {
         return Ok(());
     }

@@ -15,7 +15,10 @@ pub enum OptionKind {
     Bool,
     /// A whole number in `min..=max` (the field's width; the rule checks
     /// narrow it further).
-    Int { min: u64, max: u64 },
+    Int {
+        min: u64,
+        max: u64,
+    },
     /// One of a few words.
     Word(&'static [&'static str]),
     /// Any text (the preset's name).
@@ -50,7 +53,9 @@ impl OptionKind {
     fn refuse(self, value: &Value) -> Option<Expected> {
         let fits = match self {
             OptionKind::Bool => value.is_boolean(),
-            OptionKind::Int { min, max } => value.as_u64().is_some_and(|n| (min..=max).contains(&n)),
+            OptionKind::Int { min, max } => {
+                value.as_u64().is_some_and(|n| (min..=max).contains(&n))
+            }
             OptionKind::Word(words) => value.as_str().is_some_and(|w| words.contains(&w)),
             OptionKind::Text => value.is_string(),
             OptionKind::KingBombs => return king_bombs_refused(value),
@@ -68,7 +73,10 @@ fn king_bombs_refused(value: &Value) -> Option<Expected> {
         let Some(fields) = item.as_object() else {
             return Some(Expected::KingBomb { at, field: None });
         };
-        if let Some(extra) = fields.keys().find(|k| !KING_BOMB_FIELDS.contains(&k.as_str())) {
+        if let Some(extra) = fields
+            .keys()
+            .find(|k| !KING_BOMB_FIELDS.contains(&k.as_str()))
+        {
             return Some(Expected::KingBombField {
                 at,
                 field: extra.clone(),
@@ -267,7 +275,8 @@ impl Rules {
     /// that an error names the option at fault. The rule set is not yet
     /// checked as a whole: `Rules::check` does that.
     pub fn with_options(preset: &str, options: Given<'_>) -> Result<Rules, RulesError> {
-        let mut rules = Rules::preset(preset).map_err(|e| RulesError::UnknownPreset { name: e.0 })?;
+        let mut rules =
+            Rules::preset(preset).map_err(|e| RulesError::UnknownPreset { name: e.0 })?;
         for (name, value) in options {
             set_option(&mut rules, preset, name, value.clone())?;
         }
@@ -294,9 +303,9 @@ impl Rules {
         };
         let named = fields.get("preset").and_then(Value::as_str).unwrap_or("");
         let preset = Rules::preset(named).ok();
-        let mut rules = preset.clone().unwrap_or_else(|| {
-            Rules::preset("classic").expect("classic is a preset")
-        });
+        let mut rules = preset
+            .clone()
+            .unwrap_or_else(|| Rules::preset("classic").expect("classic is a preset"));
         for (name, value) in fields {
             set_option(&mut rules, named, name, value.clone())?;
         }
@@ -456,7 +465,11 @@ mod tests {
         for o in OPTIONS {
             let first = FIRST_FORMAT.contains(&o.name);
             assert_eq!(o.since == 1, first, "{}: since {}", o.name, o.since);
-            assert!((1..=FORMATS.len()).contains(&(o.since as usize)), "{}", o.name);
+            assert!(
+                (1..=FORMATS.len()).contains(&(o.since as usize)),
+                "{}",
+                o.name
+            );
         }
         assert_eq!(FORMATS.last(), Some(&FORMAT));
         let later: Vec<&str> = later_options().map(|o| o.name).collect();
@@ -480,7 +493,9 @@ mod tests {
     #[test]
     fn every_word_of_a_word_option_is_accepted_and_nothing_else() {
         for o in OPTIONS {
-            let Some(words) = o.kind.words() else { continue };
+            let Some(words) = o.kind.words() else {
+                continue;
+            };
             for word in words {
                 let mut r = Rules::preset("classic").unwrap();
                 (o.set)(&mut r, json!(word)).unwrap();
@@ -509,7 +524,9 @@ mod tests {
         };
         assert_eq!(
             err("sprung", json!(true)),
-            RulesError::UnknownOption { name: "sprung".into() }
+            RulesError::UnknownOption {
+                name: "sprung".into()
+            }
         );
         for (name, value) in [
             ("spring", json!("yes")),
@@ -522,7 +539,10 @@ mod tests {
             ("preset", json!(3)),
             ("king_bombs", json!(3)),
             ("king_bombs", json!([{"small": 1}])),
-            ("king_bombs", json!([{"small": 1, "big": 1, "above": 4, "colour": 2}])),
+            (
+                "king_bombs",
+                json!([{"small": 1, "big": 1, "above": 4, "colour": 2}]),
+            ),
         ] {
             assert!(
                 matches!(err(name, value.clone()), RulesError::BadValue { option, .. } if option == name),
@@ -531,7 +551,9 @@ mod tests {
         }
         assert_eq!(
             Rules::with_options("seven-player", &[]).unwrap_err(),
-            RulesError::UnknownPreset { name: "seven-player".into() }
+            RulesError::UnknownPreset {
+                name: "seven-player".into()
+            }
         );
     }
 
@@ -542,7 +564,10 @@ mod tests {
         data.insert("spring".into(), json!(3));
         assert!(matches!(
             Rules::from_value(&Value::Object(data)),
-            Err(RulesError::BadValue { option: "spring", .. })
+            Err(RulesError::BadValue {
+                option: "spring",
+                ..
+            })
         ));
         let mut data = classic.to_value();
         data.remove("spring");
@@ -552,7 +577,10 @@ mod tests {
         );
         assert!(matches!(
             Rules::from_json("{"),
-            Err(RulesError::NotJson { why: JsonProblem::Truncated, .. })
+            Err(RulesError::NotJson {
+                why: JsonProblem::Truncated,
+                ..
+            })
         ));
         assert_eq!(
             Rules::from_json("[1]"),

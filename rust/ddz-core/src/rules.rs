@@ -190,21 +190,22 @@ rule_options! {
     king_bombs: Vec<KingBomb>, since 1, EVERY;
 
     // ---- flow and scoring (used by the game layer and the simulator) ----
-    /// A trick won by seven or more jokers kills the last joker event
-    /// (six-player-2v4's joker scoring).
+    /// A king bomb of every joker but one (七星聚) takes the last joker out
+    /// of its holder's hand, face up, for good (docs/flow-six-player-2v4.md).
     seven_star_kills_last_joker: bool, since 1, TWO_MARKS;
-    /// A side that never got to play doubles the stake (spring).
+    /// Spring: when the losing side played no card, the stake doubles.
     spring: bool, since 1, EVERY;
-    /// Landlords who played only their first lead and lost double the
-    /// stake (anti-spring).
+    /// Anti-spring: when the landlords lose having made only the first
+    /// lead, the stake doubles.
     anti_spring: bool, since 1, EVERY;
     /// What a seat's voluntary double does: `x2`, or `plus1` to a count.
     double_step: DoubleStep, since 1, ReadBy::Flows(&[Flow::HiddenPartner, Flow::ThreeCopies]);
     /// Five-player-3deck: one player's points are base × level points
     /// (`multiply`) or level points × 2^base (`power`).
     score_scheme: ScoreScheme, since 1, CALLED_FRIEND;
-    /// The main landlord wins at once with a hand the flow names (no pair,
-    /// a great bomb, no bomb).
+    /// A deal ends at once on a hand the flow names: five-player-3deck's
+    /// main landlord with no pair, a bomb of 10 or more, or no bomb; the
+    /// auto-win hands of six-player-2v4.
     auto_win: bool, since 1, ReadBy::Flows(&[Flow::CalledFriend, Flow::TwoMarks]);
 
     // ---- the one-landlord flow (classic, two-player, four-player, laizi) ----

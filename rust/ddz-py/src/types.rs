@@ -232,7 +232,10 @@ impl PyRules {
             };
             d.set_item("min", low)?;
             d.set_item("max", high)?;
-            d.set_item("doc", spec.doc.split_whitespace().collect::<Vec<_>>().join(" "))?;
+            d.set_item(
+                "doc",
+                spec.doc.split_whitespace().collect::<Vec<_>>().join(" "),
+            )?;
             let flows: Vec<&str> = spec.read_by.flows().iter().map(|f| f.name()).collect();
             d.set_item("flows", flows)?;
             d.set_item("since", spec.format())?;

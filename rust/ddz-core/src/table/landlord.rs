@@ -43,7 +43,12 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
     in_range("kick_factor", rules.kick_factor.into(), 1, 16)?;
     // A rank bomb's size, in cards.
     let largest = rules.max_bomb().max(4);
-    in_range("doubling_bomb", rules.doubling_bomb.into(), 4, largest.into())
+    in_range(
+        "doubling_bomb",
+        rules.doubling_bomb.into(),
+        4,
+        largest.into(),
+    )
 }
 
 fn new(rules: &Rules) -> Box<dyn Family> {
