@@ -66,7 +66,8 @@ def _defaults(option: dict) -> str:
 def option_table() -> str:
     every = list(typing.get_args(ddz.types.Flow))
     out = [
-        "| option | type | classic (other presets where they differ) | read by | since | what it is |",
+        "| option | type | classic (other presets where they differ) | read by | since "
+        "| what it is |",
         "|---|---|---|---|---|---|",
     ]
     for o in ddz.Rules.options():
