@@ -2,7 +2,7 @@
 hands) against the same hands counted one call at a time.
 
 Run ``pytest benches/bench_batch_calls.py --benchmark-enable``; the normal
-test run runs each once as a smoke test. The figure for the README is the
+test run runs each once as a smoke test. The figure for docs/performance.md is the
 median of ``count_moves_batch`` on 1 and on 64 rows: a call that wakes no
 thread pool (64 rows or fewer run on the calling thread) and reuses the
 pool kept for its thread count otherwise.
@@ -45,7 +45,7 @@ def test_count_moves_batch_call_two_threads(benchmark):
 
 def test_count_moves_batch_20000_leads(benchmark):
     """The issue's batch figure: 20,000 rows of 20-card classic leads (the 200
-    bench hands, 100 times), every core; the README gives the median per hand."""
+    bench hands, 100 times), every core; docs/performance.md gives the median per hand."""
     benchmark.group = "batch-20000"
     cases = bench_cases(RULES, 20)
     hands = np.tile(np.stack([np.asarray(c.hand.counts) for c in cases]), (100, 1))

@@ -114,6 +114,24 @@ def each_node_plays_the_same_deals(address: str) -> None:
 
 
 @scenario
+def evaluate_equals_local_whatever_the_tasks(address: str) -> None:
+    from ddz.agents import GreedyAgent
+
+    cases = [
+        ("classic", "greedy", "random", 300, 5, "douzero", None),
+        ("classic", "random", "greedy", 301, 6, "douzero", 7),
+        ("laizi", "greedy", "random", 100, 2, "douzero", 3),
+        ("five-player", "greedy", "random", 120, 1, "full", 4),
+        ("six-player-3v3", "random", "greedy", 60, 3, "full", 2),
+        ("classic", GreedyAgent(), "greedy", 20, 4, "douzero", 3),  # through ddz.Game
+    ]
+    for preset, a, b, deals, seed, protocol, tasks in cases:
+        want = ddz.evaluate(preset, a, b, deals, seed=seed, protocol=protocol)
+        got = distributed.evaluate(preset, a, b, deals, seed=seed, protocol=protocol, tasks=tasks)
+        assert got == want, (preset, protocol, tasks, got, want)
+
+
+@scenario
 def a_node_with_another_ddz_refuses(address: str) -> None:
     ref = dsim._play_part.remote(ddz.Rules().to_dict(), 5, 0, "random", 0, 0, "0.0.0-other")
     try:

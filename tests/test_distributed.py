@@ -180,6 +180,7 @@ SCENARIOS = [
     "two_nodes",
     "simulate_equals_local_whatever_the_tasks",
     "each_node_plays_the_same_deals",
+    "evaluate_equals_local_whatever_the_tasks",
     "a_node_with_another_ddz_refuses",
     "cli_summary_and_progress_bar_as_local",
     "rollouts_equal_one_local_env",

@@ -105,6 +105,12 @@ def viewport(driver, size: str) -> None:
     WebDriverWait(driver, 5).until(
         lambda d: d.execute_script("return [innerWidth, innerHeight]") == [width, height]
     )
+    # The page lays the hand and seats out again from its resize handler:
+    # let two frames pass so a busy machine has run it before a check.
+    driver.execute_async_script(
+        "const done = arguments[0];"
+        "requestAnimationFrame(() => requestAnimationFrame(() => done(true)));"
+    )
 
 
 def live_view(driver) -> dict:

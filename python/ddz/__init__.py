@@ -33,6 +33,7 @@ Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
 from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
+from ddz.evaluate import evaluate  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
 from ddz.simulate import simulate  # noqa: E402
 from ddz.types import Agent  # noqa: E402
@@ -78,6 +79,7 @@ __all__ = [
     "VecEnv",
     "agents",
     "default_threads",
+    "evaluate",
     "play",
     "simulate",
     "__version__",

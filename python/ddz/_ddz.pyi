@@ -12,7 +12,7 @@ from typing_extensions import disjoint_base
 
 # The exception family lives in ddz.errors; the extension raises it.
 from ddz.errors import IllegalAction as IllegalAction
-from ddz.types import Flow, Observation, OptionSpec, Phase, Result, RoleSpec
+from ddz.types import Flow, Observation, OptionSpec, Phase, Result, RoleSpec, SolverPosition
 
 __all__ = [
     "Rules",
@@ -25,6 +25,7 @@ __all__ = [
     "RECORD_FORMAT",
     "RECORD_FORMATS",
     "default_threads",
+    "greedy_choice",
     "simulate",
     "Table",
     "ActionList",
@@ -54,12 +55,17 @@ def simulate(
     games: int,
     seed: int | None = None,
     threads: int | None = None,
-    policy: str = "random",
+    policy: str | list[str] | None = None,
     record: int | None = None,
     first: int | None = None,
+    opening: str = "auction",
 ) -> dict[str, Any]:
     """Raw simulation results (deals `first ..`; None means 0); `ddz.simulate` is the
     public wrapper. Too large a run raises MemoryError before any work."""
+
+def greedy_choice(legal: Sequence[_Action]) -> int:
+    """The index `GreedyAgent` takes among `legal` (a moment's actions in
+    `Game`'s order), chosen by the core's greedy player."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core
@@ -419,6 +425,10 @@ class Table:
     @property
     def events(self) -> list[list[Any]]: ...
     def counts(self, seat: int) -> Cards: ...
+    def _open_seat0(self) -> None: ...
+    def report(self) -> dict[str, Any] | None:
+        """Once over, the roles as `ddz.simulate` reports them (its role keys,
+        and ``landlord_won``); None before."""
     def roles(self, seat: int | None = None) -> dict[str, Any]:
         """The roles as `seat` knows them (its observation's role keys); with
         no seat, as the referee knows them, hidden roles included."""
@@ -426,6 +436,9 @@ class Table:
     def kitty_seen_by(self, seat: int) -> bool: ...
     def visible(self, viewer: int, seat: int, action: str) -> bool: ...
     def _swap(self, pa: int | str, a: str, pb: int | str, b: str) -> None: ...
+    def position(self) -> SolverPosition | None:
+        """The position `Rules.solve` takes, read off the table (play phase
+        of a one-landlord table of two or three seats), else None."""
 
 @final
 class VecEnv:

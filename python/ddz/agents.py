@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ddz._ddz import Rules
-from ddz.game import PASS
+from ddz._ddz import Rules, Table, greedy_choice
+
+if TYPE_CHECKING:
+    from ddz.types import SolverPosition
 
 
 class RandomAgent:
@@ -25,13 +27,7 @@ class GreedyAgent:
     play; bids the lowest bid open and declines every other option."""
 
     def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
-        if observation["phase"] == "play":
-            return legal[0]  # hint order: smallest first, bombs last; PASS last
-        bids = [a for a in legal if isinstance(a, str) and (a.startswith("bid:") or a == "call")]
-        if bids:
-            return bids[0]
-        declines = [a for a in legal if isinstance(a, str) and a.startswith("no-")]
-        return declines[0] if declines else (PASS if PASS in legal else legal[0])
+        return legal[greedy_choice(legal)]  # the core's greedy player (policy.rs)
 
 
 class SolverAgent:
@@ -43,8 +39,9 @@ class SolverAgent:
 
     It talks to the game only through observations and legal actions.
     Hands come from the observation's ``seen_hands`` when they cover every
-    seat, else from ``deal`` (the dict given to ``ddz.Game(..., deal=...)``)
-    minus the plays in the history, the kitty added to whoever holds it.
+    seat, else from a table dealt ``deal`` (the dict given to
+    ``ddz.Game(..., deal=...)``, which must be the deal being played) with
+    the observation's history replayed on it (`Table.position()`).
     With three hands the landlord plays alone against two farmers who share
     one solver's plan (docs/solver.md).
 
@@ -87,28 +84,14 @@ class SolverAgent:
 
     def _solve(self, obs: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         rules = self._rules_of(obs["preset"])
-        hands = self._hands(rules, obs)
-        if hands is None or len(hands) not in (2, 3):
+        position = self._position(rules, obs)
+        if position is None:
             return None
-        n = len(hands)
-        # Three hands: solver seat 0 is the landlord, then the play order.
-        first = obs.get("landlord", 0) if n == 3 else 0
-        if first is None:
-            return None
-        seat_of = [(first + i) % n for i in range(n)]
-        to_move = seat_of.index(obs["to_act"])
-        prev, prev_by = None, None
-        if obs["to_beat"] is not None:
-            prev = next(iter(_readings(rules, obs["to_beat"])), None)
-            owner = _last_player(rules, obs["history"])
-            if prev is None or owner is None:
-                return None
-            prev_by = seat_of.index(owner)
         solution = rules.solve(  # type: ignore[attr-defined]
-            [hands[s] for s in seat_of],
-            to_move=to_move,
-            prev=prev,
-            prev_by=prev_by,
+            position["hands"],
+            to_move=position["to_move"],
+            prev=position["prev"],
+            prev_by=position["prev_by"],
             forbid=self._forbid,
             max_seconds=self._max_seconds,
         )
@@ -118,29 +101,50 @@ class SolverAgent:
         best = solution.plays[0]
         return next((a for a in legal if a == best), None)
 
-    def _hands(self, rules: Any, obs: Mapping[str, Any]) -> Any:
+    def _position(self, rules: Any, obs: Mapping[str, Any]) -> SolverPosition | None:
+        """The solver's position: read off a table rebuilt from `deal` and
+        the observation's history, or, when the observation shows every
+        hand, from the observation itself."""
         seen = dict(obs.get("seen_hands") or {})
         seen[str(obs["seat"])] = obs["hand"]
         sizes = obs["hand_sizes"]
         if len(seen) == len(sizes):
-            return [rules.cards(seen[str(s)]) for s in range(len(sizes))]
+            return _open_position(rules, obs, [seen[str(s)] for s in range(len(sizes))])
         if self._deal is None:
             return None
-        played = [rules.cards("") for _ in sizes]
-        for seat, action in obs["history"]:
-            cards = _cards_of(rules, action)
-            if cards is not None:
-                played[seat] = _add(rules, played[seat], cards)
-        kitty = self._deal.get("kitty") or obs.get("kitty") or ""
-        hands = []
-        for s, start in enumerate(self._deal["hands"]):
-            held = rules.cards(start)
-            if len(held) - len(played[s]) != sizes[s]:
-                held = _add(rules, held, rules.cards(kitty))
-            if len(held) - len(played[s]) != sizes[s] or not held.contains(played[s]):
-                return None
-            hands.append(_sub(rules, held, played[s]))
-        return hands
+        table = Table(rules, 0, [self._deal])
+        try:
+            for _seat, action in obs["history"]:
+                table.step(action)
+        except ValueError:
+            return None  # the history is not of this deal
+        return table.position()
+
+
+def _open_position(rules: Any, obs: Mapping[str, Any], hands: list[str]) -> SolverPosition | None:
+    """The position of an observation that shows every hand."""
+    n = len(hands)
+    if n not in (2, 3):
+        return None
+    # Three hands: solver seat 0 is the landlord, then the play order.
+    first = obs.get("landlord", 0) if n == 3 else 0
+    if first is None:
+        return None
+    seats = [(first + i) % n for i in range(n)]
+    prev, prev_by = None, None
+    if obs["to_beat"] is not None:
+        prev = next(iter(_readings(rules, obs["to_beat"])), None)
+        owner = _last_player(rules, obs["history"])
+        if prev is None or owner is None:
+            return None
+        prev_by = seats.index(owner)
+    return {
+        "hands": [rules.cards(hands[s]) for s in seats],
+        "to_move": seats.index(obs["to_act"]),
+        "prev": prev,
+        "prev_by": prev_by,
+        "seats": seats,
+    }
 
 
 def _readings(rules, text: str) -> list:
@@ -163,11 +167,3 @@ def _last_player(rules, history: list):
         if _cards_of(rules, action) is not None:
             return seat
     return None
-
-
-def _add(rules, a, b):
-    return rules.cards([int(x) + int(y) for x, y in zip(a.counts, b.counts)])
-
-
-def _sub(rules, a, b):
-    return rules.cards([int(x) - int(y) for x, y in zip(a.counts, b.counts)])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Mapping, Sequence
+from typing import Union, cast
 
 import numpy as np
 
@@ -10,19 +11,38 @@ from ddz._ddz import Rules
 from ddz._ddz import simulate as _simulate
 from ddz.types import SimulateResult
 
+#: A policy for every seat (a name), or one per seat: a list by seat, or a
+#: dict from seat to name covering every seat.
+Policies = Union[str, Sequence[str], Mapping[int, str]]
+#: How a deal opens: "auction" (every decision the policies'), or "seat0"
+#: (DouZero's evaluation: seat 0 is the landlord, a script answers the
+#: auction; one-landlord rule sets only).
+OPENINGS = ("auction", "seat0")
+
 
 def simulate(
     preset_or_rules: str | Rules,
     games: int,
     seed: int = 0,
     threads: int | None = None,
-    policy: str = "random",
+    policy: Policies = "random",
     record: int = 0,
     *,
     first: int = 0,
+    opening: str = "auction",
 ) -> SimulateResult:
-    """Play `games` deals with a built-in policy (``"random"`` or ``"greedy"``)
+    """Play `games` deals with built-in policies (``"random"``, ``"greedy"``)
     on every core; the same seed gives the same results whatever `threads`.
+
+    ``policy`` is one name for every seat, or one per seat: a list by seat
+    or a dict ``{seat: name}`` naming every seat. With one name the seats'
+    choices draw from one generator per deal (as they always have); with a
+    list or dict every seat draws from its own, so what one seat's policy
+    draws never changes another seat's choices (so ``["random"] * 3`` plays
+    other, equally random, choices than ``"random"``; the deals are the
+    same). ``opening="seat0"`` opens every deal as DouZero's evaluation does
+    (seat 0 is the landlord and takes the kitty; a script answers the
+    auction and declines every option); it needs a one-landlord rule set.
 
     Returns a dict of numpy arrays, one row per deal: ``landlord``,
     ``winner_side`` (0: the landlord's side won, 1: the farmers),
@@ -68,7 +88,11 @@ def simulate(
         raise ValueError(f"games must be a non-negative int, not {games!r}")
     if not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
-    raw = _simulate(rules, games, seed, threads, policy, record, first)
+    if opening not in OPENINGS:
+        raise ValueError(f"opening must be one of {OPENINGS}, not {opening!r}")
+    raw = _simulate(
+        rules, games, seed, threads, seat_policies(policy, rules.players), record, first, opening
+    )
     records = raw.pop("records")  # each deal's record text, written by the engine
     out = {
         "landlord": raw.pop("landlord"),
@@ -81,3 +105,23 @@ def simulate(
     if record:
         out["records"] = records
     return cast(SimulateResult, out)
+
+
+def seat_policies(policy: Policies, players: int) -> str | list[str]:
+    """A name as it is; a list or a dict as the list of one name per seat."""
+    if isinstance(policy, str):
+        return policy
+    if isinstance(policy, Mapping):
+        seats = set(policy)
+        if seats != set(range(players)):
+            named = sorted(seats, key=str)
+            raise ValueError(f"a policy dict names every seat 0..{players - 1} once, not {named}")
+        policy = [policy[s] for s in range(players)]
+    if not isinstance(policy, Sequence) or not all(isinstance(p, str) for p in policy):
+        raise ValueError(f"policy must be a name, a list or a dict of names, not {policy!r}")
+    if len(policy) != players:
+        raise ValueError(
+            f"policy lists one policy per seat: this rule set has {players} seats, "
+            f"the list names {len(policy)}"
+        )
+    return list(policy)

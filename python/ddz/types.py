@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ddz._ddz import Move
+    from ddz._ddz import Cards, Move
 
 #: Where a deal stands (`Game.phase`, `observation["phase"]`).
 Phase = Literal[
@@ -247,6 +247,18 @@ class OptionSpec(TypedDict):
     defaults: dict[str, Any]
 
 
+class SolverPosition(TypedDict):
+    """A table's position as `Rules.solve` takes it (`Table.position()`):
+    with three seats the landlord's hand is first, then the seats in turn;
+    `seats[i]` is the table seat of the solver's seat `i`."""
+
+    hands: list[Cards]
+    to_move: int
+    prev: Move | None
+    prev_by: int | None
+    seats: list[int]
+
+
 class Deal(TypedDict, total=False):
     """A deal as records hold it and ``Game(deal=...)`` takes it."""
 
@@ -335,4 +347,5 @@ __all__ = [
     "Record",
     "Result",
     "SimulateResult",
+    "SolverPosition",
 ]

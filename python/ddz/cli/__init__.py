@@ -6,6 +6,7 @@
     ddz classify PRESET CARDS [--json]             # every reading of CARDS as one play
     ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
     ddz simulate PRESET -n GAMES --ray [ADDRESS]   # the same deals on a Ray cluster
+    ddz eval PRESET A B -n DEALS [--protocol douzero|full] [--json]  # A against B, WP and ADP
     ddz play PRESET [--seat N] [--seed S]          # play one deal against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
     ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
@@ -28,6 +29,7 @@ import ddz
 
 from .bench import cmd_bench
 from .common import UsageError
+from .evaluate import add_eval_command
 from .play import cmd_play
 from .query import cmd_classify, cmd_moves
 from .replay import add_replay_command
@@ -146,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
 
+    add_eval_command(sub)
     add_serve_command(sub)
     add_replay_command(sub)
     solve = _command(
@@ -171,8 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(
-                "a command is required: moves, classify, simulate, play, bench, serve, replay "
-                "or solve "
+                "a command is required: moves, classify, simulate, eval, play, bench, serve, "
+                "replay or solve "
                 "(see ddz --help)"
             )
         return int(args.func(args))

@@ -1,4 +1,4 @@
-"""`ddz.distributed`: `simulate` and `VecEnv` rollouts sharded over a Ray
+"""`ddz.distributed`: `simulate`, `evaluate` and `VecEnv` rollouts sharded over a Ray
 cluster (docs/distributed.md). Needs the optional extra: ``pip install 'ddz[ray]'``.
 
 `import ddz` never imports this package (nor Ray); ``ddz.distributed`` is
@@ -16,8 +16,18 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 
 from .actors import rollouts
 from .cluster import connect
+from .evaluation import evaluate
 from .parts import iter_parts, plan, simulate
 from .policies import RandomPolicy
 from .trajectory import collect
 
-__all__ = ["RandomPolicy", "collect", "connect", "iter_parts", "plan", "rollouts", "simulate"]
+__all__ = [
+    "RandomPolicy",
+    "collect",
+    "connect",
+    "evaluate",
+    "iter_parts",
+    "plan",
+    "rollouts",
+    "simulate",
+]

@@ -19,7 +19,7 @@ from .cluster import check_version, connect, total_cpus
 from .sizing import deals_per_second
 
 #: Seconds of play a task aims for when `tasks` is not given: Ray costs a
-#: few milliseconds per task (README), a few percent of this, while a short
+#: few milliseconds per task (docs/performance.md), a few percent of this, while a short
 #: run still spreads over many workers.
 TASK_SECONDS = 0.1
 #: Times Ray reruns a task whose worker process or node died.

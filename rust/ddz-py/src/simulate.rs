@@ -3,7 +3,7 @@
 use crate::batch::{in_blocks, int_arg, memory_error, threads_from};
 use crate::convert::value_error;
 use crate::types::PyRules;
-use ddz_core::simulate::{Columns, Outcome, Policy, Series};
+use ddz_core::simulate::{Columns, Opening, Outcome, Policy, Seats, Series};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -15,7 +15,7 @@ use pyo3::types::{PyDict, PyList};
 /// are allocated up front (or refused with MemoryError); the deals run in
 /// blocks with the GIL released, and Ctrl-C stops the run between blocks.
 #[pyfunction]
-#[pyo3(signature = (rules, games, seed = None, threads = None, policy = "random", record = None, first = None))]
+#[pyo3(signature = (rules, games, seed = None, threads = None, policy = None, record = None, first = None, opening = "auction"))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
@@ -23,16 +23,20 @@ pub fn simulate<'py>(
     games: &Bound<'py, PyAny>,
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
-    policy: &str,
+    policy: Option<&Bound<'py, PyAny>>,
     record: Option<&Bound<'py, PyAny>>,
     first: Option<&Bound<'py, PyAny>>,
+    opening: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let Some(policy) = Policy::from_name(policy) else {
-        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
-        return Err(value_error(format!(
-            "unknown policy {policy:?}; the policies are: {}",
-            names.join(", ")
-        )));
+    let seats = seats_from(policy)?;
+    let opening = match opening {
+        "auction" => Opening::Auction,
+        "seat0" => Opening::SeatZeroLandlord,
+        other => {
+            return Err(value_error(format!(
+                "unknown opening {other:?}; the openings are: auction, seat0"
+            )))
+        }
     };
     let count = |ob, name| int_arg(ob, name, 0, u64::MAX).map(Option::unwrap_or_default);
     let games = count(Some(games), "games")?;
@@ -47,8 +51,18 @@ pub fn simulate<'py>(
         )));
     }
     let engine = rules.get().engine();
-    let series = Series::new(engine, seed, policy).map_err(crate::errors::rules_error)?;
     let n = engine.rules().players as usize;
+    if let Seats::Each(list) = &seats {
+        if list.len() != n {
+            return Err(value_error(format!(
+                "policy lists one policy per seat: this rule set has {n} seats, \
+                 the list names {}",
+                list.len()
+            )));
+        }
+    }
+    let series =
+        Series::seated(engine, seed, seats, opening).map_err(crate::errors::rules_error)?;
     let mut columns = Columns::new(games, engine.rules()).map_err(memory_error)?;
     let mut recorded: Vec<Outcome> = Vec::new();
     in_blocks(py, games as usize, |r| {
@@ -90,4 +104,37 @@ pub fn simulate<'py>(
     let records = PyList::new(py, texts)?;
     out.set_item("records", records)?;
     Ok(out)
+}
+
+/// A policy by name, naming the policies if there is none of that name.
+fn policy_named(name: &str) -> PyResult<Policy> {
+    Policy::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+        value_error(format!(
+            "unknown policy {name:?}; the policies are: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// One name for every seat (None: "random"), or a list of one per seat.
+fn seats_from(policy: Option<&Bound<'_, PyAny>>) -> PyResult<Seats> {
+    let Some(policy) = policy else {
+        return Ok(Seats::All(Policy::Random));
+    };
+    if let Ok(name) = policy.extract::<String>() {
+        return Ok(Seats::All(policy_named(&name)?));
+    }
+    match policy.extract::<Vec<String>>() {
+        Ok(names) => Ok(Seats::Each(
+            names
+                .iter()
+                .map(|n| policy_named(n))
+                .collect::<PyResult<_>>()?,
+        )),
+        Err(_) => Err(value_error(format!(
+            "policy must be a policy name or a list of one name per seat, not {}",
+            policy.repr()?
+        ))),
+    }
 }

@@ -9,7 +9,7 @@ use crate::observe::{
 };
 use crate::types::{PyCards, PyMove, PyRules};
 use ddz_core::table::{physical::identities, Action, Observation, Phase, Table};
-use ddz_core::table::{Record, RecordError, RoleSpec, RoleValue};
+use ddz_core::table::{report_layout, Record, RecordError, RoleSpec, RoleValue};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -71,6 +71,31 @@ fn action_from(ob: &Bound<'_, PyAny>) -> Option<Action> {
     ob.cast::<PyString>()
         .ok()
         .and_then(|s| Action::parse(s.to_str().ok()?))
+}
+
+/// The index `ddz.agents.GreedyAgent` takes among `legal` (a moment's
+/// actions in `Game`'s order): the core's greedy player decides.
+#[pyfunction]
+pub(crate) fn greedy_choice(legal: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let actions: Vec<Option<Action>> = if let Ok(list) = legal.cast::<ActionList>() {
+        let play_as_none = |a: &Action| (!matches!(a, Action::Play(_))).then_some(*a);
+        list.get().actions.iter().map(play_as_none).collect()
+    } else {
+        let mut out = Vec::new();
+        for item in legal.try_iter()? {
+            let item = item?;
+            match action_from(&item) {
+                Some(Action::Play(_)) => out.push(None),
+                Some(word) => out.push(Some(word)),
+                None => return Err(value_error(format!("{item} is not an action"))),
+            }
+        }
+        out
+    };
+    if actions.is_empty() {
+        return Err(value_error("no legal action to choose from"));
+    }
+    Ok(ddz_core::policy::greedy_in_order(&actions))
 }
 
 /// The legal actions of a moment, in `Game`'s order, as an immutable
@@ -517,6 +542,49 @@ impl PyTable {
         }
     }
 
+    /// Answer the decisions before the play as DouZero's evaluation opens a
+    /// deal (`ddz.simulate(..., opening="seat0")`): seat 0 takes the
+    /// highest bid, the others pass, every option is declined.
+    fn _open_seat0(&mut self) -> PyResult<()> {
+        if self.table.rules().flow != ddz_core::rules::Flow::OneLandlord {
+            return Err(value_error(
+                "the seat-0 opening needs a one-landlord rule set".to_string(),
+            ));
+        }
+        ddz_core::simulate::seats::open_for_seat_zero(&mut self.table);
+        Ok(())
+    }
+
+    /// Once the deal is over, its roles as `ddz.simulate` reports them: the
+    /// same keys for every rule set, seats (-1: none) or flags, a list where
+    /// a column is wider than one (`table::report_layout`); else None.
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if !self.table.is_over() {
+            return Ok(py.None().into_bound(py));
+        }
+        let report = self.table.report();
+        let out = PyDict::new(py);
+        out.set_item("landlord_won", report.landlord_won)?;
+        for (column, at) in report_layout(self.table.rules()) {
+            let pad = if column.flags { 0 } else { -1 };
+            let values: Vec<i64> = match at {
+                Some(at) => report.values[at..at + column.width].to_vec(),
+                None => vec![pad; column.width],
+            };
+            let item = |v: i64| -> Bound<'py, PyAny> {
+                match column.flags {
+                    true => pyo3::types::PyBool::new(py, v != 0).to_owned().into_any(),
+                    false => pyo3::types::PyInt::new(py, v).into_any(),
+                }
+            };
+            match column.width {
+                1 => out.set_item(column.key, item(values[0]))?,
+                _ => out.set_item(column.key, PyList::new(py, values.into_iter().map(item))?)?,
+            }
+        }
+        Ok(out.into_any())
+    }
+
     /// Every deal so far, as records store them.
     #[getter]
     fn deals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -752,5 +820,24 @@ impl PyTable {
     #[getter]
     fn is_over(&self) -> bool {
         self.table.phase() == Phase::Over
+    }
+
+    /// The position as `Rules.solve` takes it, read off the table: a dict
+    /// of `hands` (the landlord's first with three seats), `to_move`,
+    /// `prev`, `prev_by` and `seats` (the table seat of each solver seat);
+    /// None outside the play phase of a one-landlord table of two or three
+    /// seats.
+    fn position<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(p) = self.table.position() else {
+            return Ok(None);
+        };
+        let out = PyDict::new(py);
+        let hands: Vec<PyCards> = p.position.hands.iter().map(|&h| PyCards(h)).collect();
+        out.set_item("hands", hands)?;
+        out.set_item("to_move", p.position.to_move)?;
+        out.set_item("prev", p.position.prev.map(PyMove))?;
+        out.set_item("prev_by", p.position.prev_by)?;
+        out.set_item("seats", p.seats)?;
+        Ok(Some(out))
     }
 }

@@ -1,9 +1,9 @@
-//! Deals played on the table (`crate::table`) by a built-in policy: the
+//! Deals played on the table (`crate::table`) by built-in policies: a
 //! policy only chooses among the table's legal actions.
 
+use super::seats::{scripted, Opening, Seats};
 use super::Outcome;
 use crate::engine::Engine;
-use crate::policy::Policy;
 use crate::table::{Phase, Record, Rng, Table};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -18,7 +18,7 @@ pub(super) fn play(
     engine: &Arc<Engine>,
     seed: u64,
     index: u64,
-    policy: Policy,
+    how: Players<'_>,
     record: bool,
 ) -> Outcome {
     TABLE.with_borrow_mut(|slot| {
@@ -35,17 +35,31 @@ pub(super) fn play(
             true => table.restart(rng),
             false => table.restart_unrecorded(rng),
         }
-        play_on(table, seed, index, policy, record)
+        play_on(table, seed, index, how, record)
     })
 }
 
-fn play_on(table: &mut Table, seed: u64, index: u64, policy: Policy, record: bool) -> Outcome {
-    // The choices draw from their own generator, the deals from the table's.
-    let mut rng = Rng::for_game(!seed, index);
+/// Who decides: the seats' policies, and the script of the opening.
+#[derive(Clone, Copy)]
+pub(super) struct Players<'a> {
+    pub seats: &'a Seats,
+    pub opening: Opening,
+}
+
+fn play_on(table: &mut Table, seed: u64, index: u64, how: Players<'_>, record: bool) -> Outcome {
+    // The choices draw from their own generators, the deals from the table's.
+    let mut rngs = how
+        .seats
+        .generators(seed, index, table.rules().players as usize);
+    let scripted_opening = how.opening == Opening::SeatZeroLandlord;
     let mut out = Outcome::default();
     while !table.is_over() {
         let playing = table.phase() == Phase::Play;
-        let i = policy.choose(table, &mut rng);
+        let seat = table.to_act();
+        let i = match scripted_opening && !playing {
+            true => scripted(table),
+            false => how.seats.of(seat).choose(table, rngs.of(seat)),
+        };
         if playing {
             out.turns += 1;
             let play = table.legal_unordered().plays.get(i);

@@ -10,6 +10,7 @@
 
 mod chooser;
 pub mod columns;
+pub mod seats;
 
 use crate::batch;
 use crate::engine::Engine;
@@ -17,6 +18,7 @@ use std::fmt;
 
 pub use crate::batch::TooBig;
 pub use columns::Columns;
+pub use seats::{Opening, Seats};
 
 pub use crate::policy::Policy;
 use crate::table::Report;
@@ -83,30 +85,52 @@ pub fn simulate_from(
     Ok(Series::new(engine, seed, policy)?.play(first as u64, games, threads, record))
 }
 
-/// A series of deals: one rule set, seed and policy. Deal `i` of the
-/// series draws from its own generator, seeded from (seed, i), so any part
-/// of the series can be played on its own, on any number of threads.
+/// A series of deals: one rule set, seed, seats' policies and opening.
+/// Deal `i` of the series draws from its own generators, seeded from
+/// (seed, i), so any part of the series can be played on its own, on any
+/// number of threads.
 #[derive(Clone)]
 pub struct Series {
     /// The rules, shared with the tables (`chooser.rs` reuses one per thread).
     shared: std::sync::Arc<Engine>,
     seed: u64,
-    policy: Policy,
+    seats: Seats,
+    opening: Opening,
 }
 
 impl Series {
+    /// One policy for every seat, every decision its own.
     pub fn new(engine: &Engine, seed: u64, policy: Policy) -> Result<Self, Unsupported> {
+        Series::seated(engine, seed, Seats::All(policy), Opening::Auction)
+    }
+
+    /// Any seating and opening; a seat list of the wrong length, or an
+    /// opening the rule set cannot play, is refused.
+    pub fn seated(
+        engine: &Engine,
+        seed: u64,
+        seats: Seats,
+        opening: Opening,
+    ) -> Result<Self, Unsupported> {
         check_playable(engine)?;
+        let players = engine.rules().players as usize;
+        seats.check(players).map_err(Unsupported)?;
+        opening.check(engine.rules()).map_err(Unsupported)?;
         Ok(Series {
             shared: std::sync::Arc::new(engine.clone()),
             seed,
-            policy,
+            seats,
+            opening,
         })
     }
 
     /// Deal `index` of the series, with its deals and actions if `record`.
     pub fn deal(&self, index: u64, record: bool) -> Outcome {
-        chooser::play(&self.shared, self.seed, index, self.policy, record)
+        let how = chooser::Players {
+            seats: &self.seats,
+            opening: self.opening,
+        };
+        chooser::play(&self.shared, self.seed, index, how, record)
     }
 
     /// Deals `first .. first + games` on `threads` threads, in order; the

@@ -23,7 +23,7 @@ mod lists;
 mod reuse;
 mod root;
 mod search;
-mod table;
+mod transposition;
 
 use crate::cards::Cards;
 use crate::engine::Engine;

@@ -9,7 +9,7 @@
 //! docs/solver.md states the bound for users.
 
 use super::lists::{Keyed, Slot};
-use super::table::Table;
+use super::transposition::TranspositionTable;
 use std::cell::RefCell;
 
 /// Most bytes of buffers one thread keeps between solves: 64 MB.
@@ -19,7 +19,7 @@ pub const RETAINED: usize = 64 << 20;
 #[derive(Default)]
 pub(super) struct Buffers {
     /// The table's block: what it has written counts, not what it reserved.
-    pub table: Option<Table>,
+    pub table: Option<TranspositionTable>,
     pub fewest_keys: Vec<u128>,
     pub fewest_values: Vec<u8>,
     pub list_slots: Vec<Slot>,
@@ -35,7 +35,9 @@ impl Buffers {
     /// Each buffer's bytes, in field order.
     fn sizes(&self) -> [usize; 6] {
         [
-            self.table.as_ref().map_or(0, Table::resident_bytes),
+            self.table
+                .as_ref()
+                .map_or(0, TranspositionTable::resident_bytes),
             bytes(&self.fewest_keys),
             bytes(&self.fewest_values),
             bytes(&self.list_slots),
@@ -95,7 +97,7 @@ mod tests {
     #[test]
     fn trim_frees_the_largest_first() {
         let mut b = Buffers {
-            table: Some(Table::new(1 << 20)),
+            table: Some(TranspositionTable::new(1 << 20)),
             arena: Vec::with_capacity(10),
             answers: Vec::with_capacity(100),
             ..Buffers::default()

@@ -4,7 +4,7 @@ use super::answers::Answers;
 use super::fewest::Fewest;
 use super::lists::{left_of, order_key, Keyed, Lists};
 use super::reuse;
-use super::table::{pack, Key, Table};
+use super::transposition::{pack, Key, TranspositionTable};
 use super::{kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
 use crate::cards::Cards;
 use crate::engine::Engine;
@@ -92,13 +92,13 @@ pub struct Solver<'e> {
     /// The table, held by every thread of a root split (every entry is an
     /// exact verdict, so what one thread proves serves all; `table` says
     /// how sharing is safe without a lock).
-    table: Arc<Table>,
+    table: Arc<TranspositionTable>,
     /// Other threads use the table now: stores claim their way first.
     sharing: bool,
     /// This thread's number among the workers (its counter in the table).
     worker: usize,
     /// A helper's table from the thread's last solver, handed on unused.
-    spare_table: Option<Table>,
+    spare_table: Option<TranspositionTable>,
     fewest: Fewest,
     lists: Lists,
     answers: Answers,
@@ -129,7 +129,7 @@ impl Drop for Solver<'_> {
     fn drop(&mut self) {
         // A helper hands on its spare; the owner (the one holder left) its table.
         let table = self.spare_table.take().or_else(|| {
-            Arc::get_mut(&mut self.table).map(|t| std::mem::replace(t, Table::empty()))
+            Arc::get_mut(&mut self.table).map(|t| std::mem::replace(t, TranspositionTable::empty()))
         });
         let (fewest_keys, fewest_values) = self.fewest.take_buffers();
         let (list_slots, arena) = self.lists.take_buffers();
@@ -155,7 +155,7 @@ impl<'e> Solver<'e> {
         // ordered lists.
         let memory = options.max_memory.max(1 << 16);
         let mut b = reuse::take();
-        let table = Table::reusing(memory / 4 * 3 - memory / 64, b.table.take());
+        let table = TranspositionTable::reusing(memory / 4 * 3 - memory / 64, b.table.take());
         Solver::with_parts(engine, options, b, Arc::new(table))
     }
 
@@ -163,7 +163,7 @@ impl<'e> Solver<'e> {
         engine: &'e Engine,
         options: Options,
         b: reuse::Buffers,
-        table: Arc<Table>,
+        table: Arc<TranspositionTable>,
     ) -> Solver<'e> {
         // Under a root split every thread has memos of its own.
         let memos = options.max_memory.max(1 << 16) / options.threads.max(1);
@@ -260,7 +260,7 @@ impl<'e> Solver<'e> {
     pub(super) fn helper(
         engine: &'e Engine,
         options: Options,
-        table: Arc<Table>,
+        table: Arc<TranspositionTable>,
         worker: usize,
         cut: Arc<AtomicUsize>,
     ) -> Solver<'e> {
@@ -276,7 +276,7 @@ impl<'e> Solver<'e> {
 
     /// The owner's part in a root split: its table shared until
     /// `done_sharing`, its searches under the split's `cut`.
-    pub(super) fn share(&mut self, cut: Arc<AtomicUsize>) -> Arc<Table> {
+    pub(super) fn share(&mut self, cut: Arc<AtomicUsize>) -> Arc<TranspositionTable> {
         self.sharing = true;
         self.cut = Some(cut);
         Arc::clone(&self.table)

@@ -21,6 +21,7 @@
 mod acting;
 pub mod action;
 pub mod auction;
+mod auto_win;
 mod core;
 pub mod deal;
 mod family;

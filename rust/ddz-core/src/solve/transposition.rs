@@ -122,7 +122,7 @@ fn is_free(meta: u64) -> bool {
     meta & (OCCUPIED | LOCKED) == 0
 }
 
-pub(super) struct Table {
+pub(super) struct TranspositionTable {
     base: NonNull<Bucket>,
     /// Buckets in the block (it never moves).
     reserved: usize,
@@ -137,27 +137,32 @@ pub(super) struct Table {
 }
 
 // The block is owned by the table, and every access to it is atomic.
-unsafe impl Send for Table {}
-unsafe impl Sync for Table {}
+unsafe impl Send for TranspositionTable {}
+unsafe impl Sync for TranspositionTable {}
 
-impl Drop for Table {
+impl Drop for TranspositionTable {
     fn drop(&mut self) {
         if self.reserved > 0 {
             // SAFETY: `base` came from `alloc` with this layout.
-            unsafe { dealloc(self.base.as_ptr().cast(), Table::layout(self.reserved)) }
+            unsafe {
+                dealloc(
+                    self.base.as_ptr().cast(),
+                    TranspositionTable::layout(self.reserved),
+                )
+            }
         }
     }
 }
 
-impl Table {
+impl TranspositionTable {
     #[cfg(test)]
-    pub fn new(max_bytes: usize) -> Table {
-        Table::reusing(max_bytes, None)
+    pub fn new(max_bytes: usize) -> TranspositionTable {
+        TranspositionTable::reusing(max_bytes, None)
     }
 
     /// A new, empty table, in `spare`'s block when it is large enough and
     /// its resident part fits the bound (see `reuse`).
-    pub fn reusing(max_bytes: usize, spare: Option<Table>) -> Table {
+    pub fn reusing(max_bytes: usize, spare: Option<TranspositionTable>) -> TranspositionTable {
         let most = (max_bytes / ENTRY_BYTES).max(WAYS);
         let max = (1usize << (usize::BITS - 1 - most.leading_zeros())) / WAYS;
         let start = max.min(START_BUCKETS);
@@ -168,12 +173,12 @@ impl Table {
                 return t;
             }
         }
-        Table::reserve(max, start)
+        TranspositionTable::reserve(max, start)
     }
 
     /// A table of no memory, left behind when a table is moved out.
-    pub fn empty() -> Table {
-        Table {
+    pub fn empty() -> TranspositionTable {
+        TranspositionTable {
             base: NonNull::dangling(),
             reserved: 0,
             active: AtomicUsize::new(0),
@@ -190,17 +195,17 @@ impl Table {
 
     /// A block of `max` buckets (fewer if the system refuses that much
     /// address space), of which the first `start` are zeroed for use.
-    fn reserve(mut max: usize, start: usize) -> Table {
+    fn reserve(mut max: usize, start: usize) -> TranspositionTable {
         let base = loop {
             // SAFETY: the layout's size is at least one bucket.
-            let p = unsafe { alloc(Table::layout(max)) };
+            let p = unsafe { alloc(TranspositionTable::layout(max)) };
             match NonNull::new(p.cast::<Bucket>()) {
                 Some(p) => break p,
                 None if max > start => max /= 2,
-                None => handle_alloc_error(Table::layout(max)),
+                None => handle_alloc_error(TranspositionTable::layout(max)),
             }
         };
-        let mut t = Table {
+        let mut t = TranspositionTable {
             base,
             reserved: max,
             active: AtomicUsize::new(0),
@@ -423,7 +428,7 @@ impl Table {
         if !lo.iter().any(|e| moves(e, e[3].load(Ordering::Acquire))) {
             return;
         }
-        let metas = lo.each_ref().map(Table::claim::<SHARED>);
+        let metas = lo.each_ref().map(TranspositionTable::claim::<SHARED>);
         let words = lo
             .each_ref()
             .map(|e| [0, 1, 2].map(|i| e[i].load(Ordering::Relaxed)));
@@ -486,7 +491,7 @@ mod tests {
 
     #[test]
     fn keeps_what_fits_and_never_confuses_keys() {
-        let t = Table::new(1 << 18);
+        let t = TranspositionTable::new(1 << 18);
         for i in 0..20_000u64 {
             t.put::<false>(&key(i), i % 3 == 0, (i % 7) as u8, 0);
         }
@@ -504,7 +509,7 @@ mod tests {
 
     #[test]
     fn growth_keeps_nearly_every_entry() {
-        let t = Table::new(1 << 24);
+        let t = TranspositionTable::new(1 << 24);
         for i in 0..30_000u64 {
             t.put::<false>(&key(i), i % 2 == 0, 1, 0);
         }
@@ -525,8 +530,8 @@ mod tests {
     fn shared_threads_never_read_a_wrong_verdict() {
         // A table too small for the keys (full buckets, replaced entries),
         // then one that grows while both threads use it.
-        hammer(&Table::new(1 << 16));
-        let t = Table::new(1 << 22);
+        hammer(&TranspositionTable::new(1 << 16));
+        let t = TranspositionTable::new(1 << 22);
         hammer(&t);
         assert!(t.bytes() > 1 << 17, "the table grew while shared");
         let found = (0..60_000u64)
@@ -545,7 +550,7 @@ mod tests {
 
     /// Two threads store the same 60,000 keys in opposite orders, probing
     /// others as they go: every hit must carry the key's own verdict.
-    fn hammer(t: &Table) {
+    fn hammer(t: &TranspositionTable) {
         std::thread::scope(|scope| {
             for worker in 0..2u64 {
                 scope.spawn(move || {
@@ -570,7 +575,7 @@ mod tests {
     /// turn every such read into a miss.
     #[test]
     fn a_torn_entry_is_never_a_hit() {
-        let t = Table::new(4 * ENTRY_BYTES);
+        let t = TranspositionTable::new(4 * ENTRY_BYTES);
         assert_eq!(t.bytes(), BUCKET_BYTES);
         let torn = |i: u64| Key::new([i % 64, 0, 0], 0);
         std::thread::scope(|scope| {
@@ -596,11 +601,11 @@ mod tests {
     /// A reused block holds nothing of the table before it.
     #[test]
     fn a_reused_table_is_empty() {
-        let t = Table::new(1 << 20);
+        let t = TranspositionTable::new(1 << 20);
         for i in 0..10_000u64 {
             t.put::<false>(&key(i), true, 3, 0);
         }
-        let t = Table::reusing(1 << 20, Some(t));
+        let t = TranspositionTable::reusing(1 << 20, Some(t));
         assert!((0..10_000u64).all(|i| t.get(&key(i)).is_none()));
         assert_eq!(t.bytes(), START_BUCKETS * BUCKET_BYTES);
     }
