@@ -4,8 +4,9 @@
 
 PYTHON ?= python
 
-# A debug build into the active virtualenv: quick to compile, slow to run
-# (the speed tests and benches want `make release`).
+# A build of the dev profile (opt-level 2, debug assertions, no LTO) into
+# the active virtualenv: quick to rebuild after an edit. Speed figures and
+# benches want `make release`.
 dev:
 	maturin develop
 

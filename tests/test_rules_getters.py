@@ -11,6 +11,8 @@ import typing
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ddz
 import ddz.types
@@ -100,3 +102,52 @@ def test_the_package_reads_no_option_through_to_dict() -> None:
         if re.search(r"to_dict\(\)\s*(\[|\.get\()", line)
     ]
     assert not reads, reads
+
+
+def fits(option: dict, value: object) -> bool:
+    """Whether `value` is of the option's declared kind (its type alone;
+    the rule checks may still refuse it)."""
+    kind = option["type"]
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and option["min"] <= value <= option["max"]
+        )
+    if kind == "word":
+        return value in option["words"]
+    if kind == "str":
+        return isinstance(value, str)
+    return isinstance(value, list)  # king bombs: checked field by field below
+
+
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 70_000),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(sorted({w for o in OPTIONS for w in o["words"] or []}) + ["", "yes"]),
+    st.lists(st.integers(0, 3), max_size=2),
+)
+
+
+# `preset` is the positional argument (and king bombs have their own fields).
+@settings(max_examples=300, deadline=None)
+@given(
+    option=st.sampled_from([o for o in OPTIONS if o["type"] not in ("king bombs", "str")]),
+    value=VALUES,
+)
+def test_a_value_not_of_the_declared_kind_is_refused_by_name(option: dict, value: object) -> None:
+    name = option["name"]
+    try:
+        rules = ddz.Rules("classic", **{name: value})
+    except ddz.RulesError as e:
+        if not fits(option, value):
+            assert e.option == name and e.text == repr(value), (name, value, str(e))
+            if option["words"] is not None:
+                assert e.allowed == tuple(option["words"])
+        return
+    assert fits(option, value), (name, value)
+    assert getattr(rules, name) == value
