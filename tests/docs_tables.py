@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 import sys
+import typing
 from collections.abc import Callable
 from pathlib import Path
 
 import ddz
+import ddz.types
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -42,9 +44,52 @@ def role_tables() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"`{value}`"
+    if isinstance(value, list):
+        return "per preset" if value else "none"
+    return str(value)
+
+
+def _defaults(option: dict) -> str:
+    """Classic's value, then each preset's that differs."""
+    if option["name"] in ("preset", "king_bombs"):
+        return "per preset"
+    shown = {preset: _shown(v) for preset, v in option["defaults"].items()}
+    others = [f"{p} {v}" for p, v in shown.items() if v != shown["classic"]]
+    return shown["classic"] + (f"; {', '.join(others)}" if others else "")
+
+
+def option_table() -> str:
+    every = list(typing.get_args(ddz.types.Flow))
+    out = [
+        "| option | type | classic (other presets where they differ) | read by | since "
+        "| what it is |",
+        "|---|---|---|---|---|---|",
+    ]
+    for o in ddz.Rules.options():
+        kind = o["type"]
+        if o["words"]:
+            kind = " / ".join(f"`{w}`" for w in o["words"])
+        elif o["type"] == "int":
+            kind = f"int {o['min']}..{o['max']}"
+        if o["flows"] == every:
+            flows = "every flow"
+        else:
+            flows = ", ".join(f"`{f}`" for f in o["flows"]) or "nothing (a name)"
+        doc = o["doc"].replace("|", "\\|")
+        row = [f"`{o['name']}`", kind, _defaults(o), flows, f"`{o['since']}`", doc]
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out) + "\n"
+
+
 #: Every generated block: (file, block name) -> its text.
 BLOCKS: dict[tuple[str, str], Callable[[], str]] = {
     ("roles.md", "roles"): role_tables,
+    ("rules.md", "options"): option_table,
 }
 
 

@@ -11,17 +11,24 @@ import ddz
 from ddz.agents import RandomAgent
 from ddz.game.game import FORMAT
 
-#: Options added after the first record format (a ddz-game/1 record lacks them).
-LATER_OPTIONS = (
-    "flow",
-    "bidding",
-    "kitty_shown",
-    "doubling_bomb",
-    "kicks",
-    "kick_factor",
-    "strong_hand_bids",
-    "six_beats_five",
-)
+#: Options added after the first record format (a ddz-game/1 record lacks
+#: them), as the core declares them.
+LATER_OPTIONS = tuple(o["name"] for o in ddz.Rules.options() if o["since"] != "ddz-game/1")
+
+
+def test_the_later_options_are_the_game_flow_options_of_format_2() -> None:
+    # The declaration's record bookkeeping, pinned: these came with ddz-game/2.
+    assert set(LATER_OPTIONS) == {
+        "flow",
+        "bidding",
+        "kitty_shown",
+        "doubling_bomb",
+        "kicks",
+        "kick_factor",
+        "strong_hand_bids",
+        "six_beats_five",
+    }
+    assert {o["since"] for o in ddz.Rules.options()} <= set(ddz._ddz.RECORD_FORMATS)
 
 
 def record(preset: str = "classic", seed: int = 4) -> dict:

@@ -138,8 +138,11 @@ def test_thread_pools_are_reused_not_left_behind() -> None:
     assert int(p.stdout) <= 300
 
 
+# The child takes Python's own Ctrl-C handler back: a shell running the
+# tests in the background ignores SIGINT, and its children inherit that.
 INTERRUPTED = """
     import signal, sys, time, numpy as np, ddz
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     def call():
         {call}
     print("ready", flush=True)

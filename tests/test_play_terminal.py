@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -34,6 +35,9 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: size its terminal, then become ddz
             fcntl.ioctl(0, termios.TIOCSWINSZ, size)
+            # Ctrl-C as a terminal delivers it, even when the shell that ran
+            # the tests ignores SIGINT (a background job): exec keeps SIG_IGN.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execve(sys.executable, [sys.executable, "-m", "ddz", *args], env)
         self.text = ""
 

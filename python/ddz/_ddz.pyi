@@ -12,7 +12,7 @@ from typing_extensions import disjoint_base
 
 # The exception family lives in ddz.errors; the extension raises it.
 from ddz.errors import IllegalAction as IllegalAction
-from ddz.types import Flow, Observation, Phase, Result, RoleSpec, SolverPosition
+from ddz.types import Flow, Observation, OptionSpec, Phase, Result, RoleSpec, SolverPosition
 
 __all__ = [
     "Rules",
@@ -172,7 +172,14 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """Every option as a plain, JSON-serialisable dict."""
 
-    # Typed getters of every option (docs/rules.md#custom-rule-sets).
+    @staticmethod
+    def options() -> list[OptionSpec]:
+        """Every rule option as declared in the core: name, type, doc, the
+        flows that read it, the record format it first appeared in and its
+        value in each preset (docs/rules.md#options)."""
+
+    # Typed getters of every option (docs/rules.md#custom-rule-sets);
+    # tests/test_rule_options.py checks them against `options()`.
     @property
     def trio_single(self) -> bool: ...
     @property

@@ -226,6 +226,27 @@ class RoleSpec(TypedDict):
     column_bounds: tuple[int, int]
 
 
+class OptionSpec(TypedDict):
+    """One rule option as the core declares it (`Rules.options()`,
+    docs/rules.md#options)."""
+
+    name: str
+    #: "bool", "int", "word", "str" or "king bombs".
+    type: str
+    #: A word option's words, else None.
+    words: list[str] | None
+    #: An int option's bounds (the field's width), else None.
+    min: int | None
+    max: int | None
+    doc: str
+    #: The flows whose families read it (every flow for the play rules).
+    flows: list[Flow]
+    #: The record format whose rule sets first hold it.
+    since: str
+    #: Its value in each preset.
+    defaults: dict[str, Any]
+
+
 class SolverPosition(TypedDict):
     """A table's position as `Rules.solve` takes it (`Table.position()`):
     with three seats the landlord's hand is first, then the seats in turn;
@@ -347,6 +368,7 @@ __all__ = [
     "HistoryEntry",
     "Observation",
     "OneLandlordObservation",
+    "OptionSpec",
     "RoleSpec",
     "SeatCard",
     "SeatReason",

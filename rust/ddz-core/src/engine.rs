@@ -1,7 +1,7 @@
 //! A rule set compiled for play: kind specs, link order, bomb ladder.
 
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SLOTS, SMALL_JOKER, SYMBOLS, TWO};
-use crate::error::{CardError, RulesError};
+use crate::error::{in_range, CardError, RulesError};
 use crate::play::{Kind, Move};
 use crate::rules::{Ladder, Rules, Sequences};
 
@@ -335,31 +335,17 @@ impl Engine {
     }
 }
 
-fn validate(r: &Rules) -> Result<(), RulesError> {
-    let bad = |option: &str, why: String| {
-        Err(RulesError::BadOption {
-            option: option.to_string(),
-            why,
-        })
-    };
-    if !(2..=8).contains(&r.players) {
-        return bad("players", format!("{} is not between 2 and 8", r.players));
-    }
-    if !(1..=4).contains(&r.decks) {
-        return bad("decks", format!("{} is not between 1 and 4", r.decks));
-    }
-    if r.laizi > 4 {
-        return bad("laizi", format!("{} is more than 4", r.laizi));
-    }
+pub(crate) fn validate(r: &Rules) -> Result<(), RulesError> {
+    let bad = |option: &'static str, why: String| Err(RulesError::Conflict { option, why });
+    in_range("players", r.players.into(), 2, 8)?;
+    in_range("decks", r.decks.into(), 1, 4)?;
+    in_range("laizi", r.laizi.into(), 0, 4)?;
     let dealt = r.players as usize * r.hand_size as usize + r.kitty as usize + r.set_aside as usize;
     if dealt != r.deck_size() || r.hand_size == 0 {
-        return bad(
-            "hand_size",
-            format!(
-                "players × hand_size + kitty + set_aside = {dealt}, but the deck holds {} cards",
-                r.deck_size()
-            ),
-        );
+        return Err(RulesError::DealSize {
+            dealt,
+            deck: r.deck_size(),
+        });
     }
     if !r.six_beats_five && r.ladder != Ladder::Laizi {
         return bad(

@@ -22,6 +22,7 @@ mod engine;
 pub mod error;
 mod generate;
 mod laizi;
+pub mod options;
 pub mod play;
 pub mod policy;
 pub mod rules;

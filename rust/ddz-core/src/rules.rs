@@ -3,133 +3,114 @@
 //! A `Rules` value is what users see and serialise; `Engine::new` checks it
 //! and precomputes what the generator needs.
 
+use crate::options::{rule_options, word_option, ReadBy};
 use serde::{Deserialize, Serialize};
 
-/// How sequences (straights, pair straights, trio straights) are linked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Sequences {
-    /// Links `3 … A`; `2` and jokers never appear.
-    Classic,
-    /// Links `A(low) 2 3 … K A(high)`, `A` at most once, top capped at `A`.
-    LowA2,
+word_option! {
+    /// How sequences (straights, pair straights, trio straights) are linked.
+    pub enum Sequences {
+        /// Links `3 … A`; `2` and jokers never appear.
+        Classic = "classic",
+        /// Links `A(low) 2 3 … K A(high)`, `A` at most once, top capped at `A`.
+        LowA2 = "low_a2",
+    }
 }
 
-/// How bombs of ranks compare.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ladder {
-    /// More cards beat fewer; equal counts compare by rank.
-    CountThenRank,
-    /// Laizi ladder: soft four < hard four < (king bombs placed above 5) < five < six.
-    Laizi,
+word_option! {
+    /// How bombs of ranks compare.
+    pub enum Ladder {
+        /// More cards beat fewer; equal counts compare by rank.
+        CountThenRank = "count_then_rank",
+        /// Laizi ladder: soft four < hard four < (king bombs placed above 5) < five < six.
+        Laizi = "laizi",
+    }
 }
 
-/// How a seat's voluntary double changes the multiplier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DoubleStep {
-    X2,
-    Plus1,
+word_option! {
+    /// How a seat's voluntary double changes the multiplier.
+    pub enum DoubleStep {
+        X2 = "x2",
+        Plus1 = "plus1",
+    }
 }
 
-/// Five-player-3deck scoring scheme (docs/flow-five-player-3deck.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ScoreScheme {
-    /// base × level points
-    Multiply,
-    /// level points × 2^base
-    Power,
+word_option! {
+    /// Five-player-3deck scoring scheme (docs/flow-five-player-3deck.md).
+    pub enum ScoreScheme {
+        /// base × level points
+        Multiply = "multiply",
+        /// level points × 2^base
+        Power = "power",
+    }
 }
 
-/// The deal flow a rule set plays: how the roles are chosen, who sees
-/// what, how a deal is scored (docs/rules.md#flow). Each is one family of
-/// the table; the options below tune it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Flow {
-    /// One landlord, chosen by bidding, against the rest (classic,
-    /// two-player, four-player, laizi).
-    OneLandlord,
-    /// The marked card's holder is the open landlord, the holder of its
-    /// other copy the hidden one (five-player).
-    HiddenPartner,
-    /// Grab for the main landlord, who plays solo or calls a friend by a
-    /// card (five-player-3deck).
-    CalledFriend,
-    /// A public and a secret mark name two landlords (six-player-2v4,
-    /// six-player-teams).
-    TwoMarks,
-    /// The three copies of a marked card name three landlords against
-    /// three farmers (six-player-3v3, six-player-3v3-kitty).
-    ThreeCopies,
+word_option! {
+    /// The deal flow a rule set plays: how the roles are chosen, who sees
+    /// what, how a deal is scored (docs/rules.md#flow). Each is one family of
+    /// the table; the options below tune it.
+    pub enum Flow {
+        /// One landlord, chosen by bidding, against the rest (classic,
+        /// two-player, four-player, laizi).
+        OneLandlord = "one_landlord",
+        /// The marked card's holder is the open landlord, the holder of its
+        /// other copy the hidden one (five-player).
+        HiddenPartner = "hidden_partner",
+        /// Grab for the main landlord, who plays solo or calls a friend by a
+        /// card (five-player-3deck).
+        CalledFriend = "called_friend",
+        /// A public and a secret mark name two landlords (six-player-2v4,
+        /// six-player-teams).
+        TwoMarks = "two_marks",
+        /// The three copies of a marked card name three landlords against
+        /// three farmers (six-player-3v3, six-player-3v3-kitty).
+        ThreeCopies = "three_copies",
+    }
 }
 
 impl Flow {
-    /// Every flow, in the order of docs/rules.md#flow.
-    pub const ALL: [Flow; 5] = [
-        Flow::OneLandlord,
-        Flow::HiddenPartner,
-        Flow::CalledFriend,
-        Flow::TwoMarks,
-        Flow::ThreeCopies,
-    ];
-
     /// The presets that play this flow.
     pub fn presets(self) -> impl Iterator<Item = &'static str> {
         PRESETS
             .into_iter()
             .filter(move |p| Rules::preset(p).is_ok_and(|r| r.flow == self))
     }
+}
 
-    /// The word `Rules.flow` and `to_dict()` give.
-    pub fn name(self) -> &'static str {
-        match self {
-            Flow::OneLandlord => "one_landlord",
-            Flow::HiddenPartner => "hidden_partner",
-            Flow::CalledFriend => "called_friend",
-            Flow::TwoMarks => "two_marks",
-            Flow::ThreeCopies => "three_copies",
-        }
+word_option! {
+    /// How the one-landlord presets choose their landlord (docs/table.md).
+    pub enum Bidding {
+        /// Bids 1-3 or pass, round and round, until a 3 or until every other
+        /// seat has passed after a bid (classic, four-player).
+        Rounds = "rounds",
+        /// Call or pass in turn; the first call takes it (two-player).
+        Call = "call",
+        /// One bid each in turn; a 3 ends it (laizi).
+        Once = "once",
     }
 }
 
-/// How the one-landlord presets choose their landlord (docs/table.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bidding {
-    /// Bids 1-3 or pass, round and round, until a 3 or until every other
-    /// seat has passed after a bid (classic, four-player).
-    Rounds,
-    /// Call or pass in turn; the first call takes it (two-player).
-    Call,
-    /// One bid each in turn; a 3 ends it (laizi).
-    Once,
+word_option! {
+    /// How several landlords share the kitty (the six-player presets).
+    pub enum KittySplit {
+        /// The kitty sorted low to high and dealt to the landlords in snake
+        /// order: first, second, second, first, first, ... (the kitty is
+        /// recorded sorted).
+        Snake = "snake",
+        /// Equal runs from the top of the kitty as dealt (and recorded), in the
+        /// order the landlords were named.
+        InOrder = "in_order",
+    }
 }
 
-/// How several landlords share the kitty (the six-player presets).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum KittySplit {
-    /// The kitty sorted low to high and dealt to the landlords in snake
-    /// order: first, second, second, first, first, ... (the kitty is
-    /// recorded sorted).
-    Snake,
-    /// Equal runs from the top of the kitty as dealt (and recorded), in the
-    /// order the landlords were named.
-    InOrder,
-}
-
-/// Six-player-3v3: the base S when two rounds of bidding each named an
-/// open landlord.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TwoBids {
-    Higher,
-    Sum,
-    First,
-    Last,
+word_option! {
+    /// Six-player-3v3: the base S when two rounds of bidding each named an
+    /// open landlord.
+    pub enum TwoBids {
+        Higher = "higher",
+        Sum = "sum",
+        First = "first",
+        Last = "last",
+    }
 }
 
 /// A joker combination that is a bomb, and its place on the ladder.
@@ -147,105 +128,134 @@ pub struct KingBomb {
     pub order: u8,
 }
 
-/// Every option of a rule set. Field names are the option names users pass.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Rules {
+const ONE_LANDLORD: ReadBy = ReadBy::Flows(&[Flow::OneLandlord]);
+const CALLED_FRIEND: ReadBy = ReadBy::Flows(&[Flow::CalledFriend]);
+const TWO_MARKS: ReadBy = ReadBy::Flows(&[Flow::TwoMarks]);
+const THREE_COPIES: ReadBy = ReadBy::Flows(&[Flow::ThreeCopies]);
+const SIX: ReadBy = ReadBy::Flows(&[Flow::TwoMarks, Flow::ThreeCopies]);
+const EVERY: ReadBy = ReadBy::Every;
+
+// Every option, declared once (docs/extending.md#adding-a-rule-option):
+// its doc, type, the record format it first appeared in (1: `ddz-game/1`)
+// and the flows that read it. The order is `to_json`'s.
+rule_options! {
     /// The preset this rule set started from: a name only, which nothing
     /// reads to decide how to play (`flow` and the options do).
-    pub preset: String,
+    preset: String, since 1, ReadBy::Nobody;
     /// The deal flow: how roles are chosen, who sees what, the scoring.
-    pub flow: Flow,
-    pub players: u8,
-    pub decks: u8,
+    flow: Flow, since 2, EVERY;
+    /// Seats at the table (2 to 8).
+    players: u8, since 1, EVERY;
+    /// 54-card decks shuffled together (1 to 4).
+    decks: u8, since 1, EVERY;
     /// Wild cards in the deck (0 or more).
-    pub laizi: u8,
-    pub hand_size: u8,
-    pub kitty: u8,
+    laizi: u8, since 1, EVERY;
+    /// Cards dealt to each seat.
+    hand_size: u8, since 1, EVERY;
+    /// Cards left over for the landlord (or landlords) to take.
+    kitty: u8, since 1, EVERY;
     /// Cards dealt to nobody and never seen (two-player: 11).
-    pub set_aside: u8,
+    set_aside: u8, since 1, EVERY;
 
     // ---- kinds that exist ----
-    pub trio_single: bool,
-    pub plane_singles: bool,
-    pub four_two_singles: bool,
-    pub four_two_pairs: bool,
+    /// A trio may carry one single card (`trio_single`).
+    trio_single: bool, since 1, EVERY;
+    /// A plane may carry single cards as wings (`plane_singles`).
+    plane_singles: bool, since 1, EVERY;
+    /// Four of a rank may carry two single cards (`four_two_singles`).
+    four_two_singles: bool, since 1, EVERY;
+    /// Four of a rank may carry two pairs (`four_two_pairs`).
+    four_two_pairs: bool, since 1, EVERY;
     /// `XX` and `DD` are pairs (and may be wings or trio_pair kickers).
-    pub joker_pairs: bool,
+    joker_pairs: bool, since 1, EVERY;
     /// Five jokers split three-and-two (`XXXDD`, `DDDXX`) are a trio_pair of rank X or D.
-    pub joker_trio_pair: bool,
+    joker_trio_pair: bool, since 1, EVERY;
 
     // ---- sequences and kickers ----
-    pub sequences: Sequences,
+    /// How sequences link their ranks: `classic` (3 to A) or `low_a2`.
+    sequences: Sequences, since 1, EVERY;
     /// Plane pair-wings must themselves be consecutive pairs.
-    pub wings_consecutive: bool,
+    wings_consecutive: bool, since 1, EVERY;
     /// A non-bomb play never holds 4 or more cards of one rank (beyond a four_two body).
-    pub no_bomb_inside: bool,
+    no_bomb_inside: bool, since 1, EVERY;
     /// `X` and `D` may be kickers together (plane single wings, four_two_singles).
-    pub rocket_as_kickers: bool,
+    rocket_as_kickers: bool, since 1, EVERY;
     /// Two-trio winged planes: `AAA222` lowest, `222333` highest (docs/presets.md#low-a2).
-    pub plane_222333_high: bool,
+    plane_222333_high: bool, since 1, EVERY;
 
     // ---- bombs ----
-    pub ladder: Ladder,
-    pub king_bombs: Vec<KingBomb>,
+    /// How rank bombs compare: `count_then_rank`, or the `laizi` ladder.
+    ladder: Ladder, since 1, EVERY;
+    /// The joker combinations that are bombs, and their places on the ladder.
+    king_bombs: Vec<KingBomb>, since 1, EVERY;
 
     // ---- flow and scoring (used by the game layer and the simulator) ----
-    pub seven_star_kills_last_joker: bool,
-    pub spring: bool,
-    pub anti_spring: bool,
-    pub double_step: DoubleStep,
-    pub score_scheme: ScoreScheme,
-    pub auto_win: bool,
+    /// A king bomb of every joker but one (七星聚) takes the last joker out
+    /// of its holder's hand, face up, for good (docs/flow-six-player-2v4.md).
+    seven_star_kills_last_joker: bool, since 1, TWO_MARKS;
+    /// Spring: when the losing side played no card, the stake doubles.
+    spring: bool, since 1, EVERY;
+    /// Anti-spring: when the landlords lose having made only the first
+    /// lead, the stake doubles.
+    anti_spring: bool, since 1, EVERY;
+    /// What a seat's voluntary double does: `x2`, or `plus1` to a count.
+    double_step: DoubleStep, since 1, ReadBy::Flows(&[Flow::HiddenPartner, Flow::ThreeCopies]);
+    /// Five-player-3deck: one player's points are base × level points
+    /// (`multiply`) or level points × 2^base (`power`).
+    score_scheme: ScoreScheme, since 1, CALLED_FRIEND;
+    /// A deal ends at once on a hand the flow names: five-player-3deck's
+    /// main landlord with no pair, a bomb of 10 or more, or no bomb; the
+    /// auto-win hands of six-player-2v4.
+    auto_win: bool, since 1, ReadBy::Flows(&[Flow::CalledFriend, Flow::TwoMarks]);
 
     // ---- the one-landlord flow (classic, two-player, four-player, laizi) ----
     /// How the landlord is chosen.
-    pub bidding: Bidding,
+    bidding: Bidding, since 2, ReadBy::Flows(&[Flow::OneLandlord, Flow::TwoMarks, Flow::ThreeCopies]);
     /// Everyone sees the kitty once the landlord takes it.
-    pub kitty_shown: bool,
+    kitty_shown: bool, since 2, ReadBy::Flows(&[Flow::OneLandlord, Flow::TwoMarks, Flow::ThreeCopies]);
     /// The smallest rank bomb (in cards) that doubles the stake.
-    pub doubling_bomb: u8,
+    doubling_bomb: u8, since 2, ReadBy::Flows(&[Flow::OneLandlord, Flow::HiddenPartner]);
     /// After a bid of 3, the seats that have not bid may kick, then the
     /// landlord may counter-kick (needs `bidding: once`).
-    pub kicks: bool,
+    kicks: bool, since 2, ONE_LANDLORD;
     /// What each kick and the counter-kick multiply the stake by.
-    pub kick_factor: u8,
+    kick_factor: u8, since 2, ONE_LANDLORD;
     /// When every seat passes, the first seat in bidding order holding the
     /// big joker with a 2 or with the small joker must take it at 1, rather
     /// than a redeal.
-    pub strong_hand_bids: bool,
+    strong_hand_bids: bool, since 2, ONE_LANDLORD;
     /// Laizi ladder: a hi bomb of six cards beats one of five; off, hi
     /// bombs compare by rank only.
-    pub six_beats_five: bool,
+    six_beats_five: bool, since 2, EVERY;
 
     // ---- the five-player flows ----
     /// Five-player-3deck: one ordinary player's points before the base
     /// (基础分, by player level in the source).
-    pub level_points: u16,
+    level_points: u16, since 1, CALLED_FRIEND;
     /// Five-player-3deck: the base when nobody grabs.
-    pub no_grab_base: u8,
+    no_grab_base: u8, since 1, CALLED_FRIEND;
     // ---- the six-player flows (docs/flow-six-player-*.md) ----
     /// Six-player-2v4: one round of bids (procedure `bidding`) from the
     /// public-mark holder picks the first landlord (nobody bids: that
     /// holder); off, the public-mark holder is it (-teams).
-    pub landlord_bidding: bool,
+    landlord_bidding: bool, since 1, TWO_MARKS;
     /// Six-player-teams: the secret-mark holder is the counter landlord and
     /// the four farmers pick a side, three against three; off, both
     /// landlords play against the four farmers (-2v4).
-    pub farmers_pick_sides: bool,
+    farmers_pick_sides: bool, since 1, TWO_MARKS;
     /// How the landlords share the kitty.
-    pub kitty_split: KittySplit,
+    kitty_split: KittySplit, since 1, SIX;
     /// Six-player-3v3: another seat holding both other copies of the marked
     /// card is an open landlord (source 000); off, a hidden one (002).
-    pub both_copies_open: bool,
+    both_copies_open: bool, since 1, THREE_COPIES;
     /// Six-player-3v3: the receiver of all three copies wins at once
     /// (source 000); off, two rounds of bidding name two open landlords.
-    pub three_copies_win: bool,
+    three_copies_win: bool, since 1, THREE_COPIES;
     /// Six-player-3v3: when every seat passes, the first seat in bidding
     /// order that may bid takes it at 1; off, the cards are dealt again.
-    pub forced_taker: bool,
+    forced_taker: bool, since 1, THREE_COPIES;
     /// Six-player-3v3: the base S after two rounds of bidding.
-    pub two_bids_base: TwoBids,
+    two_bids_base: TwoBids, since 1, THREE_COPIES;
 }
 
 /// The preset names, in the order of docs/rules.md#presets.
@@ -260,19 +270,6 @@ pub const PRESETS: [&str; 10] = [
     "six-player-2v4",
     "six-player-teams",
     "laizi",
-];
-
-/// Options added after the first record format (`ddz-game/1`): a rule set
-/// without them takes its preset's values.
-pub const LATER_OPTIONS: [&str; 8] = [
-    "flow",
-    "bidding",
-    "kitty_shown",
-    "doubling_bomb",
-    "kicks",
-    "kick_factor",
-    "strong_hand_bids",
-    "six_beats_five",
 ];
 
 /// Unknown preset name.
@@ -508,27 +505,6 @@ impl Rules {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("rules always serialise")
-    }
-
-    /// A rule set from `to_json`'s text. The options added since the first
-    /// record format (`LATER_OPTIONS`) take their preset's value when
-    /// missing, so older records load; every other option must be present.
-    pub fn from_json(text: &str) -> Result<Rules, serde_json::Error> {
-        let mut value: serde_json::Value = serde_json::from_str(text)?;
-        let preset = value
-            .get("preset")
-            .and_then(|p| p.as_str())
-            .and_then(|p| Rules::preset(p).ok());
-        if let (Some(fields), Some(preset)) = (value.as_object_mut(), preset) {
-            if let serde_json::Value::Object(defaults) = serde_json::to_value(preset)? {
-                for (name, default) in defaults {
-                    if LATER_OPTIONS.contains(&name.as_str()) {
-                        fields.entry(name).or_insert(default);
-                    }
-                }
-            }
-        }
-        serde_json::from_value(value)
     }
 }
 

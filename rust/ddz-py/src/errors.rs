@@ -84,11 +84,24 @@ pub fn option_error(
     )
 }
 
-/// The core's `RulesError`, with its option.
-pub fn core_rules_error(e: ddz_core::RulesError) -> PyErr {
-    let ddz_core::RulesError::BadOption { option, .. } = &e;
-    let option = option.clone();
-    option_error(&e, &option, None, None)
+/// The core's `RulesError` with its option, the value at fault (`shown`,
+/// as the caller wrote it, else as JSON) and the choices where they are a
+/// few names.
+pub fn core_rules_error(e: &ddz_core::RulesError, shown: Option<&str>) -> PyErr {
+    use ddz_core::RulesError as E;
+    let text = match e {
+        E::UnknownPreset { name } => Some(name.clone()),
+        E::BadValue { value, .. } => Some(shown.map_or_else(|| value.to_string(), str::to_string)),
+        _ => None,
+    };
+    let allowed = e
+        .allowed()
+        .map(|words| words.into_iter().map(str::to_string).collect());
+    let message = e.describe(shown);
+    match e.option() {
+        Some(option) => option_error(message, option, text, allowed),
+        None => rules_error(message),
+    }
 }
 
 /// An action the rules do not allow now.

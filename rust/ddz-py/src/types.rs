@@ -104,104 +104,14 @@ fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     py.import("json")
 }
 
-/// An enum option as the word `to_dict()` gives it (`"rounds"`, `"x2"`).
-fn option_word(rules: &Rules, name: &str) -> String {
-    match base_json(rules).ok().as_ref().and_then(|v| v.get(name)) {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        other => format!("{other:?}"),
-    }
-}
-
-fn base_json(rules: &Rules) -> PyResult<serde_json::Value> {
-    serde_json::to_value(rules).map_err(rules_error)
-}
-
-/// One option as given: its name, its JSON value and its Python repr (for
-/// messages: `10**30` shows as given, not as a JSON float).
-type Given = (String, serde_json::Value, String);
-
-/// The preset's options with `overrides` applied, each checked on its own so
-/// that an error names the option at fault.
-fn apply_options(
-    mut base: serde_json::Value,
-    overrides: &[Given],
-    preset: &str,
-) -> PyResult<Rules> {
-    let Some(fields) = base.as_object_mut() else {
-        return Err(rules_error("options must be keyword arguments"));
-    };
-    let known: Vec<String> = fields.keys().cloned().collect();
-    for (name, value, shown) in overrides {
-        if !fields.contains_key(name) {
-            let message = format!(
-                "unknown option {name:?}; the options are: {}",
-                known.join(", ")
-            );
-            return Err(option_error(message, name, None, Some(known)));
-        }
-        let mut trial = fields.clone();
-        trial.insert(name.clone(), value.clone());
-        if let Err(e) = serde_json::from_value::<Rules>(serde_json::Value::Object(trial)) {
-            // serde's "invalid type: floating point `1e30`, expected u8"
-            // would show the value as JSON read it: keep what was expected.
-            let e = e.to_string();
-            let why = e.find("expected ").map_or(e.as_str(), |at| &e[at..]);
-            let message =
-                format!("bad value {shown} for option {name:?} of preset {preset:?}: {why}");
-            let allowed = e.contains("unknown variant").then(|| quoted_words(why));
-            return Err(option_error(message, name, Some(shown.clone()), allowed));
-        }
-        fields.insert(name.clone(), value.clone());
-    }
-    serde_json::from_value(base).map_err(rules_error)
-}
-
-/// The words serde quotes in backticks (an enum option's variants in
-/// "expected one of `a`, `b`").
-fn quoted_words(text: &str) -> Vec<String> {
-    text.split('`')
-        .skip(1)
-        .step_by(2)
-        .map(str::to_string)
-        .collect()
-}
-
-/// Why `Rules::from_json` refused `text`, naming the option at fault when
-/// one is: each option is tried alone on its preset's values (classic's
-/// when the preset is not one), as `Rules(...)` checks them.
-fn named_error(text: &str, e: serde_json::Error) -> PyErr {
-    let generic = || rules_error(format!("bad rules: {e}"));
-    let Ok(serde_json::Value::Object(given)) = serde_json::from_str(text) else {
-        return generic();
-    };
-    let preset = given
-        .get("preset")
-        .and_then(|p| p.as_str())
-        .unwrap_or("")
-        .to_string();
-    let base = Rules::preset(&preset).or_else(|_| Rules::preset("classic"));
-    let Ok(base) = base.map_err(rules_error).and_then(|b| base_json(&b)) else {
-        return generic();
-    };
-    let options: Vec<Given> = given
-        .into_iter()
-        .map(|(name, value)| {
-            let shown = value.to_string();
-            (name, value, shown)
-        })
-        .collect();
-    match apply_options(base, &options, &preset) {
-        Err(named) => named,
-        Ok(_) => generic(), // every option reads alone: one is missing
-    }
-}
-
-/// Each option as JSON (NaN and infinities refused), named in any error.
+/// Each option as JSON (NaN and infinities refused), named in any error,
+/// with its Python repr for messages (`10**30` shows as given, not as the
+/// JSON float it reads as).
 fn given_options(
     py: Python<'_>,
     options: &Bound<'_, PyDict>,
     preset: &str,
-) -> PyResult<Vec<Given>> {
+) -> PyResult<Vec<(String, serde_json::Value, String)>> {
     let json = json_module(py)?;
     let strict = PyDict::new(py);
     strict.set_item("allow_nan", false)?;
@@ -227,8 +137,8 @@ fn given_options(
 /// Compile a rule set, refusing one the table could not play to the end
 /// (the family's check), before any deal starts.
 fn build(rules: Rules) -> PyResult<PyRules> {
-    let engine = Engine::new(rules).map_err(core_rules_error)?;
-    ddz_core::table::check_rules(engine.rules()).map_err(core_rules_error)?;
+    rules.check().map_err(|e| core_rules_error(&e, None))?;
+    let engine = Engine::new(rules).map_err(|e| core_rules_error(&e, None))?;
     Ok(PyRules {
         engine: Arc::new(engine),
     })
@@ -264,15 +174,24 @@ impl PyRules {
     #[new]
     #[pyo3(signature = (preset = "classic", **options))]
     fn new(py: Python<'_>, preset: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let rules = Rules::preset(preset).map_err(|e| {
-            let presets = ddz_core::PRESETS.iter().map(|p| p.to_string()).collect();
-            option_error(e, "preset", Some(preset.to_string()), Some(presets))
-        })?;
-        let Some(options) = options.filter(|o| !o.is_empty()) else {
-            return build(rules);
+        // An unknown preset first, before any option's value is read.
+        Rules::with_options(preset, &[]).map_err(|e| core_rules_error(&e, None))?;
+        let given = match options {
+            Some(options) => given_options(py, options, preset)?,
+            None => Vec::new(),
         };
-        let overrides = given_options(py, options, preset)?;
-        let rules = apply_options(base_json(&rules)?, &overrides, preset)?;
+        let values: Vec<(&str, serde_json::Value)> = given
+            .iter()
+            .map(|(name, value, _)| (name.as_str(), value.clone()))
+            .collect();
+        let rules = Rules::with_options(preset, &values).map_err(|e| {
+            // A bad value shows as the caller wrote it.
+            let shown = given
+                .iter()
+                .find(|(name, ..)| Some(name.as_str()) == e.option())
+                .map(|(.., shown)| shown.as_str());
+            core_rules_error(&e, shown)
+        })?;
         build(rules)
     }
 
@@ -288,8 +207,46 @@ impl PyRules {
 
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        let rules = Rules::from_json(text).map_err(|e| named_error(text, e))?;
+        let rules = Rules::from_json(text).map_err(|e| core_rules_error(&e, None))?;
         build(rules)
+    }
+
+    /// Every rule option as declared in the core: name, type, doc, the
+    /// flows that read it, the record format it first appeared in and its
+    /// value in each preset (docs/rules.md#options).
+    #[staticmethod]
+    fn options(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+        let presets: Vec<Rules> = ddz_core::PRESETS
+            .iter()
+            .map(|p| Rules::preset(p).expect("a preset"))
+            .collect();
+        let out = PyList::empty(py);
+        for spec in ddz_core::rules::OPTIONS {
+            let d = PyDict::new(py);
+            d.set_item("name", spec.name)?;
+            d.set_item("type", spec.kind.name())?;
+            d.set_item("words", spec.kind.words().map(<[&str]>::to_vec))?;
+            let (low, high) = match spec.kind {
+                ddz_core::options::OptionKind::Int { min, max } => (Some(min), Some(max)),
+                _ => (None, None),
+            };
+            d.set_item("min", low)?;
+            d.set_item("max", high)?;
+            d.set_item(
+                "doc",
+                spec.doc.split_whitespace().collect::<Vec<_>>().join(" "),
+            )?;
+            let flows: Vec<&str> = spec.read_by.flows().iter().map(|f| f.name()).collect();
+            d.set_item("flows", flows)?;
+            d.set_item("since", spec.format())?;
+            let defaults = PyDict::new(py);
+            for (name, rules) in ddz_core::PRESETS.iter().zip(&presets) {
+                defaults.set_item(name, crate::table::to_py(py, &(spec.get)(rules))?)?;
+            }
+            d.set_item("defaults", defaults)?;
+            out.append(d)?;
+        }
+        Ok(out)
     }
 
     fn to_json(&self) -> String {
@@ -437,32 +394,32 @@ impl PyRules {
         Ok(out)
     }
     #[getter]
-    fn sequences(&self) -> String {
-        option_word(self.engine.rules(), "sequences")
+    fn sequences(&self) -> &'static str {
+        self.engine.rules().sequences.name()
     }
     #[getter]
-    fn ladder(&self) -> String {
-        option_word(self.engine.rules(), "ladder")
+    fn ladder(&self) -> &'static str {
+        self.engine.rules().ladder.name()
     }
     #[getter]
-    fn double_step(&self) -> String {
-        option_word(self.engine.rules(), "double_step")
+    fn double_step(&self) -> &'static str {
+        self.engine.rules().double_step.name()
     }
     #[getter]
-    fn score_scheme(&self) -> String {
-        option_word(self.engine.rules(), "score_scheme")
+    fn score_scheme(&self) -> &'static str {
+        self.engine.rules().score_scheme.name()
     }
     #[getter]
-    fn bidding(&self) -> String {
-        option_word(self.engine.rules(), "bidding")
+    fn bidding(&self) -> &'static str {
+        self.engine.rules().bidding.name()
     }
     #[getter]
-    fn kitty_split(&self) -> String {
-        option_word(self.engine.rules(), "kitty_split")
+    fn kitty_split(&self) -> &'static str {
+        self.engine.rules().kitty_split.name()
     }
     #[getter]
-    fn two_bids_base(&self) -> String {
-        option_word(self.engine.rules(), "two_bids_base")
+    fn two_bids_base(&self) -> &'static str {
+        self.engine.rules().two_bids_base.name()
     }
     /// The king bombs: `{"small", "big", "above", "order"}` per entry.
     #[getter]

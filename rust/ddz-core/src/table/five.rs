@@ -13,7 +13,7 @@ use super::marked::{check_markable, marked_card, marked_deal};
 use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
 use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report};
-use crate::error::RulesError;
+use crate::error::{in_range, RulesError};
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, Rules};
 
@@ -47,21 +47,18 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
         2,
         "the marked card has exactly one other copy, the hidden landlord's",
     )?;
-    if !(4..=rules.max_bomb()).contains(&rules.doubling_bomb) {
-        return bad(
-            "doubling_bomb",
-            &format!(
-                "must be a rank bomb's size, 4 to {} cards",
-                rules.max_bomb()
-            ),
-        );
-    }
-    Ok(())
+    // A rank bomb's size, in cards.
+    in_range(
+        "doubling_bomb",
+        rules.doubling_bomb.into(),
+        4,
+        rules.max_bomb().into(),
+    )
 }
 
-pub(super) fn bad(option: &str, why: &str) -> Result<(), RulesError> {
-    Err(RulesError::BadOption {
-        option: option.into(),
+pub(super) fn bad(option: &'static str, why: &str) -> Result<(), RulesError> {
+    Err(RulesError::Conflict {
+        option,
         why: why.into(),
     })
 }
@@ -94,8 +91,8 @@ pub(super) fn check_five(rules: &Rules, decks: u8, why_decks: &str) -> Result<()
     if rules.laizi != 0 {
         return bad("laizi", "the five-player flows have no wild cards");
     }
-    check_markable(rules).map_err(|why| RulesError::BadOption {
-        option: "hand_size".into(),
+    check_markable(rules).map_err(|why| RulesError::Conflict {
+        option: "hand_size",
         why,
     })
 }

@@ -14,14 +14,14 @@
 //! Options read: `score_scheme`, `level_points`, `no_grab_base`,
 //! `auto_win`, `spring`, `anti_spring`.
 
-use super::five::{bad, check_five};
+use super::five::check_five;
 use super::marked::{marked_card, marked_deal};
 use super::physical::Hand;
 use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
 use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
-use crate::error::RulesError;
+use crate::error::{in_range, RulesError};
 use crate::play::Move;
 use crate::rules::{Rules, ScoreScheme};
 
@@ -54,16 +54,13 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
         3,
         "the friend is the holder of the third copy of a card held twice",
     )?;
-    if !(1..=1000).contains(&rules.level_points) {
-        return bad("level_points", "must be between 1 and 1000");
-    }
-    if !(1..=MOST_GRABS).contains(&rules.no_grab_base) {
-        return bad(
-            "no_grab_base",
-            &format!("must be between 1 and {MOST_GRABS}"),
-        );
-    }
-    Ok(())
+    in_range("level_points", rules.level_points.into(), 1, 1000)?;
+    in_range(
+        "no_grab_base",
+        rules.no_grab_base.into(),
+        1,
+        MOST_GRABS.into(),
+    )
 }
 
 fn new(_rules: &Rules) -> Box<dyn Family> {

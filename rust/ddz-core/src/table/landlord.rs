@@ -10,7 +10,7 @@ use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
 use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Report};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
-use crate::error::RulesError;
+use crate::error::{in_range, RulesError};
 use crate::play::{Kind, Move};
 use crate::rules::{Bidding, Rules};
 
@@ -25,9 +25,9 @@ pub(super) static SPEC: FamilySpec = FamilySpec {
     reports: &REPORTS,
 };
 
-fn bad(option: &str, why: &str) -> Result<(), RulesError> {
-    Err(RulesError::BadOption {
-        option: option.into(),
+fn bad(option: &'static str, why: &str) -> Result<(), RulesError> {
+    Err(RulesError::Conflict {
+        option,
         why: why.into(),
     })
 }
@@ -40,19 +40,15 @@ fn check(rules: &Rules) -> Result<(), RulesError> {
             "kicks go to the seats that have not bid, which needs bidding \"once\"",
         );
     }
-    if !(1..=16).contains(&rules.kick_factor) {
-        return bad("kick_factor", "must be between 1 and 16");
-    }
-    if !(4..=rules.max_bomb().max(4)).contains(&rules.doubling_bomb) {
-        return bad(
-            "doubling_bomb",
-            &format!(
-                "must be a rank bomb's size, 4 to {} cards",
-                rules.max_bomb().max(4)
-            ),
-        );
-    }
-    Ok(())
+    in_range("kick_factor", rules.kick_factor.into(), 1, 16)?;
+    // A rank bomb's size, in cards.
+    let largest = rules.max_bomb().max(4);
+    in_range(
+        "doubling_bomb",
+        rules.doubling_bomb.into(),
+        4,
+        largest.into(),
+    )
 }
 
 fn new(rules: &Rules) -> Box<dyn Family> {

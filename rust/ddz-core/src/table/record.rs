@@ -20,12 +20,13 @@ use std::fmt;
 use std::io;
 use std::sync::Arc;
 
-/// The format records are written in.
-pub const FORMAT: &str = "ddz-game/2";
-/// Every format `Record::parse` reads. Version 2 added the table's
-/// game-flow options; a first-format rule dict lacks them, and they take
-/// their preset's values (`Rules::from_json`).
-pub const FORMATS: [&str; 2] = ["ddz-game/1", FORMAT];
+/// Every format `Record::parse` reads, oldest first. Version 2 added the
+/// table's game-flow options; a first-format rule dict lacks them, and they
+/// take their preset's values (`Rules::from_json`). Each option declares
+/// the format it first appeared in (`OptionSpec::since`, in `rules.rs`).
+pub const FORMATS: [&str; 2] = ["ddz-game/1", "ddz-game/2"];
+/// The format records are written in: the newest.
+pub const FORMAT: &str = FORMATS[FORMATS.len() - 1];
 
 /// Why a record could not be read or replayed, with the seat and phase
 /// of the action at fault and its text, where one is.

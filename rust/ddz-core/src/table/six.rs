@@ -6,11 +6,8 @@ use super::physical::Card;
 use crate::error::RulesError;
 use crate::rules::{Bidding, KittySplit, Rules};
 
-pub(super) fn bad(option: &str, why: String) -> Result<(), RulesError> {
-    Err(RulesError::BadOption {
-        option: option.into(),
-        why,
-    })
+pub(super) fn bad(option: &'static str, why: String) -> Result<(), RulesError> {
+    Err(RulesError::Conflict { option, why })
 }
 
 /// What both families need: six seats, no wild cards, and none of the
