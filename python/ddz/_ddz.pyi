@@ -27,6 +27,7 @@ __all__ = [
     "default_threads",
     "greedy_choice",
     "simulate",
+    "search_act",
     "Table",
     "ActionList",
     "IllegalAction",
@@ -66,6 +67,19 @@ def simulate(
 def greedy_choice(legal: Sequence[_Action]) -> int:
     """The index `GreedyAgent` takes among `legal` (a moment's actions in
     `Game`'s order), chosen by the core's greedy player."""
+
+def search_act(
+    rules: Rules,
+    observation: str,
+    seed: int = 0,
+    playouts: int | None = None,
+    budget_us: int | None = None,
+    threads: int | None = None,
+) -> tuple[int, str] | None:
+    """The search player's choice for the observation (its JSON): the index into the
+    legal actions in Game's order and the action's text; None where the observation
+    alone cannot be replayed (non-one-landlord families). `ddz.agents.SearchAgent`
+    is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core

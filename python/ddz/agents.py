@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ddz._ddz import Rules, Table, greedy_choice
+from ddz._ddz import Rules, Table, default_threads, greedy_choice, search_act
 
 if TYPE_CHECKING:
     from ddz.types import SolverPosition
@@ -28,6 +29,82 @@ class GreedyAgent:
 
     def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         return legal[greedy_choice(legal)]  # the core's greedy player (policy.rs)
+
+
+class SearchAgent:
+    """The built-in strong player: determinized Monte-Carlo search in Rust
+    (docs/bots.md). For each decision it deals the cards it cannot see at
+    random, consistently with the observation, tries every candidate on the
+    same deals, finishes each with a fast playout (or solves it exactly
+    once the hands are small) and takes the best.
+
+    It reads nothing but the observation and the legal actions: it rebuilds
+    the table from the observation (the one-landlord presets: classic,
+    two-player, four-player, laizi). In the other families the history
+    hides choices it cannot replay, and it plays as ``fallback`` (default
+    `GreedyAgent`); so does ``ddz.simulate(..., policy="search")`` while a
+    family keeps the sides secret from the seat.
+
+    ``budget_ms`` bounds a decision's time and ``playouts`` its work (the
+    default, None, is the built-in budget: see docs/bots.md); with a fixed
+    ``playouts`` and no time limit (``budget_ms=0``) the same ``seed`` gives
+    the same decisions on any number of ``threads`` (None: every core).
+    Each decision draws a fresh seed from the agent's own generator.
+    """
+
+    def __init__(
+        self,
+        budget_ms: float = 40,
+        playouts: int | None = None,
+        seed: int | None = None,
+        threads: int | None = None,
+        *,
+        rules: Rules | None = None,
+        fallback: object | None = None,
+    ) -> None:
+        if budget_ms < 0:
+            raise ValueError(f"budget_ms must be at least 0, not {budget_ms}")
+        if playouts is not None and playouts < 1:
+            raise ValueError(f"playouts must be at least 1, not {playouts}")
+        if threads is not None and not 1 <= threads <= 255:
+            raise ValueError(f"threads must be 1 to 255, not {threads}")
+        self._budget_us = int(budget_ms * 1000)
+        self._playouts = playouts
+        self._threads = threads if threads is not None else default_threads()
+        self._rng = random.Random(seed)
+        self._given_rules = rules
+        self._rules: dict[str, Rules] = {}
+        self._fallback = fallback if fallback is not None else GreedyAgent()
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        seed = self._rng.getrandbits(64)
+        rules = self._rules_of(observation["preset"])
+        text = json.dumps(dict(observation), default=str)
+        found = search_act(
+            rules,
+            text,
+            seed=seed,
+            playouts=self._playouts,
+            budget_us=min(self._budget_us, 2**32 - 1),
+            threads=min(self._threads, 255),
+        )
+        if found is not None:
+            index, name = found
+            if index < len(legal) and str(legal[index]) == name:
+                return legal[index]
+            by_name = [a for a in legal if str(a) == name]
+            if by_name:
+                return by_name[0]
+        return self._fallback.act(observation, legal)  # type: ignore[attr-defined]
+
+    def _rules_of(self, preset: str) -> Rules:
+        if self._given_rules is not None:
+            return self._given_rules
+        if preset not in self._rules:
+            self._rules[preset] = Rules(preset)
+        return self._rules[preset]
 
 
 class SolverAgent:

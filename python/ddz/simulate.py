@@ -31,8 +31,10 @@ def simulate(
     first: int = 0,
     opening: str = "auction",
 ) -> SimulateResult:
-    """Play `games` deals with built-in policies (``"random"``, ``"greedy"``)
-    on every core; the same seed gives the same results whatever `threads`.
+    """Play `games` deals with built-in policies (``"random"``, ``"greedy"``
+    or ``"search"``, the search player at its default budget: docs/bots.md)
+    on every core; the same seed gives the same results whatever `threads`
+    (for ``"search"``: while no decision reaches its time limit).
 
     ``policy`` is one name for every seat, or one per seat: a list by seat
     or a dict ``{seat: name}`` naming every seat. With one name the seats'

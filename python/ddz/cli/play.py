@@ -1,4 +1,5 @@
-"""`ddz play`: one deal in the terminal against GreedyAgent opponents.
+"""`ddz play`: one deal in the terminal against built-in opponents (GreedyAgent
+unless `--bots` names another kind).
 
 It drives a `ddz.Game` through its public calls only (phase, to_act,
 legal_actions, step, observation, result), so whatever implements the
@@ -24,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 import ddz
-from ddz.agents import GreedyAgent
+from ddz.agents import GreedyAgent, RandomAgent, SearchAgent
 
 from .common import UsageError, out, rules_of
 
@@ -280,7 +281,7 @@ def final_table(
     return table
 
 
-def bot_turn(console: Console, game: ddz.Game, me: int, bot: GreedyAgent) -> None:
+def bot_turn(console: Console, game: ddz.Game, me: int, bot: Any) -> None:
     """A built-in agent's turn, as `me` sees it: a secret choice (a side,
     a show decision) appears only as having been made."""
     seat = game.to_act
@@ -334,6 +335,16 @@ def my_turn(console: Console, game: ddz.Game, me: int) -> bool:
         return True
 
 
+def make_bot(kind: str, rules: ddz.Rules, seed: int | None) -> Any:
+    """The opponents' agent: one for every bot seat (each acts only for
+    the seat it is asked about)."""
+    if kind == "search":
+        return SearchAgent(seed=seed, rules=rules)
+    if kind == "random":
+        return RandomAgent(seed)
+    return GreedyAgent()
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     rules = rules_of(args.preset)
     if not 0 <= args.seat < rules.players:
@@ -343,7 +354,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         # A terminal that cannot show '·' or '×' gets '?', not a crash.
         sys.stdout.reconfigure(errors="replace")
-    bot = GreedyAgent()
+    bot = make_bot(getattr(args, "bots", "greedy"), rules, args.seed)
     console = out()
     console.print(f"[bold]{rules.preset}[/bold]: you are seat {me}. Type 'help' for how to play.")
     try:

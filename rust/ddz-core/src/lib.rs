@@ -26,6 +26,7 @@ pub mod options;
 pub mod play;
 pub mod policy;
 pub mod rules;
+pub mod search;
 pub mod simulate;
 pub mod solve;
 pub mod table;

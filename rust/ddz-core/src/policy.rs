@@ -4,6 +4,7 @@
 
 use crate::engine::Engine;
 use crate::play::Move;
+use crate::search::{self, SearchBudget};
 use crate::table::{Action, Legal, Rng, Table};
 
 /// A built-in player.
@@ -15,19 +16,37 @@ pub enum Policy {
     /// (hint order), else pass; the smallest lead; the lowest open bid;
     /// declines every other option (no kick, keep hidden, no double).
     Greedy,
+    /// Determinized Monte-Carlo search within a budget (`crate::search`):
+    /// it reads only what the seat may see. It needs a table that keeps
+    /// its record (`Table::is_recorded`); on one that does not, and while
+    /// the family keeps the sides secret from the seat, it plays as
+    /// `Greedy`.
+    Search(SearchBudget),
 }
 
 impl Policy {
+    /// Does this policy read the table's record (the cards played)? Then
+    /// a simulation keeps the record of every deal it plays with it.
+    pub fn reads_record(self) -> bool {
+        matches!(self, Policy::Search(_))
+    }
+
     /// Every built-in policy, as `ddz.simulate` names them.
-    pub const ALL: [Policy; 2] = [Policy::Random, Policy::Greedy];
+    pub const ALL: [Policy; 3] = [
+        Policy::Random,
+        Policy::Greedy,
+        Policy::Search(SearchBudget::DEFAULT),
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Policy::Random => "random",
             Policy::Greedy => "greedy",
+            Policy::Search(_) => "search",
         }
     }
 
+    /// The policy `name` names; `"search"` has the default budget.
     pub fn from_name(name: &str) -> Option<Policy> {
         Policy::ALL.into_iter().find(|p| p.name() == name)
     }
@@ -35,12 +54,14 @@ impl Policy {
     /// The index of the action this policy takes among
     /// `table.legal_unordered()` (plays as generated, then the words);
     /// `rng` is the player's own generator. The table must not be over.
+    /// (The search may put the table's plays in hint order first: the
+    /// index is into the list as it is when this returns.)
     #[inline]
     pub fn choose(self, table: &mut Table, rng: &mut Rng) -> usize {
-        let legal = table.legal_unordered();
         match self {
-            Policy::Random => rng.below(legal.len()),
-            Policy::Greedy => greedy(table.engine(), legal),
+            Policy::Random => rng.below(table.legal_unordered().len()),
+            Policy::Greedy => greedy(table.engine(), table.legal_unordered()),
+            Policy::Search(budget) => search::decide(table, budget, rng.next_u64()).index,
         }
     }
 }
@@ -69,7 +90,7 @@ pub fn greedy_in_order(actions: &[Option<Action>]) -> usize {
 
 /// The greedy player's decision among words (no play is open): the lowest
 /// bid or a call, else a decline (`no-…`), else pass, else the first.
-fn greedy_word(words: &[Action]) -> usize {
+pub(crate) fn greedy_word(words: &[Action]) -> usize {
     let at = |want: &dyn Fn(&Action) -> bool| words.iter().position(want);
     at(&|a| matches!(a, Action::Bid(_) | Action::Call))
         .or_else(|| at(&declines))

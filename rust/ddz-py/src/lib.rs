@@ -6,6 +6,7 @@ mod douzero;
 mod errors;
 mod movelist;
 mod observe;
+mod search;
 mod simulate;
 mod solve;
 mod table;
@@ -26,6 +27,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(table::greedy_choice, m)?)?;
+    m.add_function(wrap_pyfunction!(search::search_act, m)?)?;
     m.add_class::<types::PyRules>()?;
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;

@@ -30,8 +30,9 @@ pub(super) fn play(
                     .expect("rules checked when built"),
             ),
         };
-        // Only a recorded deal keeps its log (the results are the same).
-        match record {
+        // Only a recorded deal keeps its log (the results are the same),
+        // and a policy that reads the cards played needs it.
+        match record || how.seats.reads_record() {
             true => table.restart(rng),
             false => table.restart_unrecorded(rng),
         }

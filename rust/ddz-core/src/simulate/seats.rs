@@ -28,6 +28,14 @@ impl Seats {
         }
     }
 
+    /// Does any seat's policy read the table's record (the cards played)?
+    pub fn reads_record(&self) -> bool {
+        match self {
+            Seats::All(p) => p.reads_record(),
+            Seats::Each(ps) => ps.iter().any(|p| p.reads_record()),
+        }
+    }
+
     /// The choice generators of deal `index` of the series `seed`.
     pub fn generators(&self, seed: u64, index: u64, players: usize) -> Generators {
         Generators {

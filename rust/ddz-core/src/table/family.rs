@@ -96,6 +96,14 @@ pub trait Family: Send + Sync {
     /// `viewer` None is the referee, who knows everything.
     fn role_values(&self, t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>);
 
+    /// Does `seat` not know yet who plays with whom (a hidden partner, a
+    /// secret mark)? A search then cannot deal the hidden cards again
+    /// without dealing the roles too, which the family keeps as they are:
+    /// it plays its fallback instead (`crate::search`).
+    fn roles_secret_from(&self, _t: &Core, _seat: usize) -> bool {
+        false
+    }
+
     /// Other seats whose whole hand `seat` may see now.
     fn hands_seen_by(&self, _t: &Core, _seat: usize) -> Vec<usize> {
         Vec::new()

@@ -356,6 +356,10 @@ impl Family for FivePlayer {
         }
     }
 
+    fn roles_secret_from(&self, t: &Core, seat: usize) -> bool {
+        t.phase != Phase::Over && !self.knows_team(seat)
+    }
+
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
         t.kitty_given && seat == self.open
     }

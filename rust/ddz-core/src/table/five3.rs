@@ -491,6 +491,16 @@ impl Family for FivePlayer3Deck {
         out.push(knows_team.then_some(self.deputy.is_none()).into());
     }
 
+    fn roles_secret_from(&self, t: &Core, seat: usize) -> bool {
+        // Until the landlord chooses, and while a friend call is hidden,
+        // only the landlord and the deputy know the sides.
+        let known = self.choice == Some(Action::OpenSolo)
+            || self.revealed
+            || (self.choice.is_some()
+                && (Some(seat) == self.landlord || Some(seat) == self.deputy));
+        t.phase != Phase::Over && !known
+    }
+
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
         t.kitty_given && Some(seat) == self.landlord
     }

@@ -35,6 +35,7 @@ mod position;
 pub mod record;
 mod resolve;
 pub mod roles;
+mod sampled;
 pub mod scoring;
 mod six;
 mod six_2v4;
@@ -51,6 +52,7 @@ pub use physical::{Card, Hand};
 pub use position::SolverPosition;
 pub use record::{Record, RecordError};
 pub use roles::{Report, ReportColumn, RoleSpec, RoleType, RoleValue};
+pub use sampled::Redeal;
 pub use scoring::{Event, Settlement};
 
 use crate::engine::Engine;

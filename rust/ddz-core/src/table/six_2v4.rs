@@ -856,6 +856,12 @@ impl Family for Marked {
         shown
     }
 
+    fn roles_secret_from(&self, t: &Core, _seat: usize) -> bool {
+        // The secret mark (and, with sides, the farmers' choices) stay
+        // hidden to the end: the search does not deal them (docs/bots.md).
+        t.phase != Phase::Over
+    }
+
     fn kitty_seen_by(&self, t: &Core, _seat: usize) -> bool {
         t.kitty_given && t.rules().kitty_shown
     }

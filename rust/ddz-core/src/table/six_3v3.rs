@@ -670,6 +670,13 @@ impl Family for ThreeVThree {
         out.push(role.map_or(RoleValue::Unknown, RoleValue::Word));
     }
 
+    fn roles_secret_from(&self, t: &Core, seat: usize) -> bool {
+        // A hidden landlord not yet revealed, other than `seat` itself;
+        // before the deal's copies are read, everything is still open.
+        let unrevealed = |h: &usize| *h != seat && !self.revealed.contains(h);
+        t.phase != Phase::Over && (t.phase != Phase::Play || self.hidden.iter().any(unrevealed))
+    }
+
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
         let lone_taker = self.shares.len() == 1 && self.shares[0].0 == seat;
         t.kitty_given && (lone_taker || t.rules().kitty_shown)

@@ -1,0 +1,229 @@
+//! The search player: determinized Monte-Carlo search on the table, with
+//! the exact endgame solver at the leaves once the hands are small.
+//!
+//! For a decision of seat `s`, every candidate action is tried on the same
+//! samples: deals of the cards `s` cannot see, consistent with what it has
+//! seen (`sample.rs`), each a copy of the table with those cards dealt
+//! again (no history is replayed). Each candidate is applied to the sample
+//! and the deal finished by the playout policy (`playout.rs`), or solved
+//! exactly when the hands are small (`leaf.rs`); the value is a win for
+//! `s`'s side. Long candidate lists are cut to one reading per kind, rank
+//! and length (the smallest kickers), and the budget is spent by
+//! sequential halving: each round plays the surviving candidates on fresh
+//! shared samples and keeps the better half.
+//!
+//! Sample `k` of a decision draws from its own generator, seeded from the
+//! decision's seed and `k`, and the rounds sum their samples in order: so
+//! at a fixed playout budget the decision is the same on any number of
+//! threads. A time budget stops between samples (then the result depends
+//! on the machine's speed).
+//!
+//! Where the search cannot deal the hidden cards without dealing the roles
+//! too (a family whose partners are still secret from `s`:
+//! `Family::roles_secret_from`), or the table keeps no record of the cards
+//! played, it decides as the greedy player does. docs/bots.md describes
+//! the method and its measurements.
+
+mod leaf;
+pub mod playout;
+pub mod rebuild;
+pub mod sample;
+
+pub use sample::Sampler;
+
+use crate::batch::run_on;
+use crate::table::{Action, Rng, Table};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// How much one decision may search: at most `playouts` candidate
+/// playouts and at most `budget_us` microseconds (0: no time limit), on
+/// `threads` threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchBudget {
+    pub playouts: u32,
+    pub budget_us: u32,
+    pub threads: u8,
+}
+
+impl SearchBudget {
+    /// The default: what `Policy::from_name("search")` plays.
+    pub const DEFAULT: SearchBudget = SearchBudget {
+        playouts: 3000,
+        budget_us: 40_000,
+        threads: 1,
+    };
+}
+
+impl Default for SearchBudget {
+    fn default() -> Self {
+        SearchBudget::DEFAULT
+    }
+}
+
+/// Candidate lists longer than this are cut to one reading per kind, rank
+/// and length before the search.
+const LONG_LIST: usize = 12;
+
+/// What one decision found.
+#[derive(Clone, Debug, Default)]
+pub struct Decision {
+    /// The chosen action's index in `table.legal_unordered()`.
+    pub index: usize,
+    /// Samples dealt and candidate playouts played.
+    pub samples: u32,
+    pub playouts: u32,
+    /// Did the search run (false: one legal action, or the fallback)?
+    pub searched: bool,
+}
+
+/// Choose for the seat to act on `table` (not over) within `budget`; the
+/// samples draw from `seed`. `table`'s plays may be put in hint order.
+pub fn decide(table: &mut Table, budget: SearchBudget, seed: u64) -> Decision {
+    let seat = table.to_act();
+    let n = table.legal().len();
+    if n <= 1 {
+        return Decision::default();
+    }
+    if !table.is_recorded() || table.family().roles_secret_from(table.core(), seat) {
+        let index = crate::policy::Policy::Greedy.choose(table, &mut Rng(seed));
+        return Decision {
+            index,
+            ..Decision::default()
+        };
+    }
+    let legal = table.legal_unordered();
+    let actions: Vec<Action> = legal.iter().collect();
+    let candidates = shortlist(&actions);
+    let sampler = Sampler::new(table, seat);
+    let search = Search {
+        table,
+        sampler: &sampler,
+        actions: &actions,
+        seat,
+        seed,
+    };
+    let (best, samples, playouts) = search.halving(&candidates, budget);
+    Decision {
+        index: best,
+        samples,
+        playouts,
+        searched: true,
+    }
+}
+
+/// The candidates searched (indices into `actions`, in hint order): all of
+/// a short list; of a long one, the first reading (smallest kickers) of
+/// each kind, rank and length, and every word.
+fn shortlist(actions: &[Action]) -> Vec<usize> {
+    if actions.len() <= LONG_LIST {
+        return (0..actions.len()).collect();
+    }
+    let mut seen: Vec<(u8, u8, u8)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
+        match a {
+            Action::Play(m) => {
+                let key = (m.kind as u8, m.rank, m.length);
+                if !seen.contains(&key) {
+                    seen.push(key);
+                    out.push(i);
+                }
+            }
+            _ => out.push(i),
+        }
+    }
+    out
+}
+
+struct Search<'a> {
+    table: &'a Table,
+    sampler: &'a Sampler,
+    actions: &'a [Action],
+    seat: usize,
+    seed: u64,
+}
+
+impl Search<'_> {
+    /// Sequential halving over `candidates`; the best candidate's action
+    /// index, the samples and the playouts spent.
+    fn halving(&self, candidates: &[usize], budget: SearchBudget) -> (usize, u32, u32) {
+        let start = Instant::now();
+        let limit = (budget.budget_us > 0).then(|| Duration::from_micros(budget.budget_us.into()));
+        let mut alive: Vec<usize> = candidates.to_vec();
+        let mut sums = vec![0.0f64; self.actions.len()];
+        let mut seen = vec![0u32; self.actions.len()];
+        let rounds = (usize::BITS - (alive.len() - 1).leading_zeros()).max(1) as usize;
+        let (mut next, mut playouts) = (0u64, 0u32);
+        for _ in 0..rounds {
+            let per = (budget.playouts as usize / (rounds * alive.len())).max(1) as u64;
+            let rows = self.round(&alive, next..next + per, budget.threads, start, limit);
+            next += per;
+            for row in rows.iter().flatten() {
+                for (&c, v) in alive.iter().zip(row) {
+                    sums[c] += v;
+                    seen[c] += 1;
+                    playouts += 1;
+                }
+            }
+            let timed_out = rows.iter().any(Option::is_none);
+            if timed_out || alive.len() == 1 {
+                break;
+            }
+            let mean = |c: usize| sums[c] / f64::from(seen[c].max(1));
+            // The better half, ties to the earlier (smaller) candidate.
+            let mut ranked = alive.clone();
+            ranked.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
+            ranked.truncate(alive.len().div_ceil(2));
+            alive.retain(|c| ranked.contains(c));
+        }
+        let mean = |c: usize| sums[c] / f64::from(seen[c].max(1));
+        let best = alive
+            .iter()
+            .copied()
+            .reduce(|a, b| if mean(b) > mean(a) { b } else { a })
+            .unwrap_or(0);
+        (best, next as u32, playouts)
+    }
+
+    /// The values of `alive` on each sample of `range`, in order; None for
+    /// a sample skipped because the time ran out.
+    fn round(
+        &self,
+        alive: &[usize],
+        range: std::ops::Range<u64>,
+        threads: u8,
+        start: Instant,
+        limit: Option<Duration>,
+    ) -> Vec<Option<Vec<f64>>> {
+        let one = |k: u64| {
+            if limit.is_some_and(|l| start.elapsed() > l) {
+                return None;
+            }
+            Some(self.sample_values(alive, k))
+        };
+        match threads {
+            0 | 1 => range.map(one).collect(),
+            n => run_on(n.into(), || range.into_par_iter().map(one).collect()),
+        }
+    }
+
+    /// Every candidate of `alive` played on sample `k`.
+    fn sample_values(&self, alive: &[usize], k: u64) -> Vec<f64> {
+        let mut rng = Rng::for_game(self.seed, k);
+        let base = self.sampler.table(self.table, &mut rng);
+        alive
+            .iter()
+            .map(|&c| {
+                let mut t = base.clone();
+                if t.apply(self.actions[c]).is_err() {
+                    return 0.0; // (the seat's own choices never depend on hidden cards)
+                }
+                leaf::value(&mut t, self.seat)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

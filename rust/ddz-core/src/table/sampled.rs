@@ -1,0 +1,53 @@
+//! Tables a search plays on: a copy of this table with the cards a seat
+//! cannot see dealt again (`crate::search` draws them), so that no sample
+//! replays the history.
+
+use super::{Card, Hand, Rng, Table};
+
+/// Cards to put in the places one seat cannot see (see `Table::redealt`).
+#[derive(Clone, Debug, Default)]
+pub struct Redeal {
+    /// (seat, the whole hand it now holds).
+    pub hands: Vec<(usize, Vec<Card>)>,
+    /// The undealt kitty, when it is hidden.
+    pub kitty: Option<Vec<Card>>,
+    /// The cards set aside.
+    pub set_aside: Option<Vec<Card>>,
+}
+
+impl Table {
+    /// A copy of this table with the hands, kitty and cards set aside that
+    /// `redeal` names replaced, that keeps no record and deals any later
+    /// deal (after everyone passes) from `rng`, not from this table's
+    /// generator or queued deals: a playout must not learn the real next
+    /// deal. The family's state is copied as it is; the caller redeals only
+    /// what its roles do not depend on.
+    pub fn redealt(&self, redeal: &Redeal, rng: Rng) -> Table {
+        let mut t = self.clone();
+        t.rng = rng;
+        t.queued.clear();
+        t.recording = false;
+        for (seat, cards) in &redeal.hands {
+            t.core.hands[*seat] = Hand::of(cards);
+        }
+        if let Some(kitty) = &redeal.kitty {
+            t.core.kitty.clone_from(kitty);
+        }
+        if let (Some(cards), Some(deal)) = (&redeal.set_aside, t.deals.last_mut()) {
+            deal.set_aside.clone_from(cards);
+        }
+        t.refresh();
+        t
+    }
+
+    /// Does this table keep its record (the physical cards of every play)?
+    /// A search reads the cards played from it.
+    pub fn is_recorded(&self) -> bool {
+        self.recording
+    }
+
+    /// The cards set aside in the current deal.
+    pub fn set_aside(&self) -> &[Card] {
+        self.deals.last().map_or(&[], |d| &d.set_aside)
+    }
+}

@@ -1,0 +1,56 @@
+//! `search_act`: the search player on a table rebuilt from an observation
+//! (`ddz.agents.SearchAgent`). The search itself is `ddz_core::search`.
+
+use crate::convert::value_error;
+use crate::types::PyRules;
+use ddz_core::search::rebuild::{rebuild, View};
+use ddz_core::search::{decide, SearchBudget};
+use pyo3::prelude::*;
+
+/// The search's choice for the seat of `observation` (its JSON text, as
+/// `Game.observation` gives it): `(index, text)`, the index into the
+/// legal actions in `Game`'s order and the action's text; None where the
+/// observation alone cannot be replayed (families other than the
+/// one-landlord presets: the agent's fallback decides there).
+#[pyfunction]
+#[pyo3(signature = (rules, observation, seed = 0, playouts = None, budget_us = None, threads = None))]
+pub fn search_act(
+    py: Python<'_>,
+    rules: &Bound<'_, PyRules>,
+    observation: &str,
+    seed: u64,
+    playouts: Option<u32>,
+    budget_us: Option<u32>,
+    threads: Option<u8>,
+) -> PyResult<Option<(usize, String)>> {
+    let value: serde_json::Value = serde_json::from_str(observation)
+        .map_err(|e| value_error(format!("the observation is not JSON: {e}")))?;
+    let view = View::from_json(&value).map_err(value_error)?;
+    let engine = rules.get().shared_engine();
+    let default = SearchBudget::DEFAULT;
+    let budget = SearchBudget {
+        playouts: playouts.unwrap_or(default.playouts).max(1),
+        budget_us: budget_us.unwrap_or(default.budget_us),
+        threads: threads.unwrap_or(1).max(1),
+    };
+    if value.get("legal_actions").is_none() {
+        return Err(value_error(
+            "the observation's seat is not to act (no legal_actions)",
+        ));
+    }
+    py.detach(move || {
+        let Ok(mut table) = rebuild(engine, &view, seed) else {
+            return Ok(None);
+        };
+        if table.is_over() || table.to_act() != view.seat {
+            return Ok(None);
+        }
+        let d = decide(&mut table, budget, seed);
+        let legal = table.legal();
+        let text = legal
+            .get(d.index)
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        Ok(Some((d.index, text)))
+    })
+}
