@@ -75,6 +75,36 @@ def test_moving_hidden_cards_leaves_the_decision_unchanged(preset: str) -> None:
     assert checked > 5
 
 
+@pytest.mark.parametrize("preset", ddz.PRESETS)
+def test_act_in_a_game_is_blind_to_hidden_cards_and_roles(preset: str) -> None:
+    # On the game's own table, every preset: moving hidden cards between
+    # other seats (a marked copy among them, so a hidden partner moves too)
+    # leaves the decision unchanged.
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(3):
+        game = ddz.Game(preset, seed=seed)
+        step = 0
+        while game.phase != "over":
+            seat = game.to_act
+            if step % 5 == 0 and len(game.legal_actions()) > 1:
+                twin = ddz.Game.from_json(game.to_json())
+                if swap_hidden_cards(twin, seat, rng):
+                    a = SearchAgent(seed=step, threads=1, **FAST)
+                    b = SearchAgent(seed=step, threads=1, **FAST)
+                    assert str(a.act_in(game)) == str(b.act_in(twin)), f"{preset} {seed} {step}"
+                    checked += 1
+            game.step(SearchAgent(seed=step, threads=1, **FAST).act_in(game))
+            step += 1
+    assert checked > 3
+
+
+def test_act_in_a_finished_game_is_refused() -> None:
+    game = ddz.play("classic", [ddz.agents.GreedyAgent()] * 3, seed=1)
+    with pytest.raises(ValueError, match="over"):
+        game.search()
+
+
 def test_bad_budgets_are_refused() -> None:
     with pytest.raises(ValueError, match="budget_ms"):
         SearchAgent(budget_ms=-1)

@@ -32,6 +32,7 @@ Sequence.register(MoveList)
 Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
+from ddz.agents import decide as _decide  # noqa: E402
 from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
 from ddz.evaluate import evaluate  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
@@ -55,8 +56,7 @@ def play(rules: str | Rules, agents: Sequence[Agent], seed: int | None = None) -
     if len(agents) != game.rules.players:
         raise ValueError(f"{game.rules.preset!r} needs {game.rules.players} agents")
     while game.phase != "over":
-        seat = game.to_act
-        game.step(agents[seat].act(game.observation(seat), game.legal_actions()))
+        game.step(_decide(agents[game.to_act], game))
     return game
 
 

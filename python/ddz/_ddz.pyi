@@ -450,6 +450,15 @@ class Table:
     def kitty_seen_by(self, seat: int) -> bool: ...
     def visible(self, viewer: int, seat: int, action: str) -> bool: ...
     def _swap(self, pa: int | str, a: str, pb: int | str, b: str) -> None: ...
+    def search(
+        self,
+        seed: int = 0,
+        playouts: int | None = None,
+        budget_us: int | None = None,
+        threads: int | None = None,
+    ) -> int:
+        """The search player's choice for the seat to act: an index into
+        `legal_actions()` (docs/bots.md); it reads only what that seat may see."""
     def position(self) -> SolverPosition | None:
         """The position `Rules.solve` takes, read off the table (play phase
         of a one-landlord table of two or three seats), else None."""

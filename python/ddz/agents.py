@@ -38,12 +38,16 @@ class SearchAgent:
     same deals, finishes each with a fast playout (or solves it exactly
     once the hands are small) and takes the best.
 
-    It reads nothing but the observation and the legal actions: it rebuilds
-    the table from the observation (the one-landlord presets: classic,
-    two-player, four-player, laizi). In the other families the history
-    hides choices it cannot replay, and it plays as ``fallback`` (default
-    `GreedyAgent`); so does ``ddz.simulate(..., policy="search")`` while a
-    family keeps the sides secret from the seat.
+    ``act(observation, legal)`` reads nothing but the observation and the
+    legal actions: it rebuilds the table from the observation, which it
+    can do in the one-landlord presets (classic, two-player, four-player,
+    laizi). In the other families the observation leaves out choices the
+    seat did not see (a side, a friend call), so ``act`` plays as
+    ``fallback`` (default `GreedyAgent`) there. ``act_in(game)`` searches
+    on the game's own table in every preset: it too reads only what the
+    seat to act may see (each sample deals the hidden cards and roles
+    anew). `ddz.play`, `ddz.evaluate`, ``ddz play`` and the server's bots
+    call ``act_in`` (see `decide`).
 
     ``budget_ms`` bounds a decision's time and ``playouts`` its work (the
     default, None, is the built-in budget: see docs/bots.md); with a fixed
@@ -99,12 +103,36 @@ class SearchAgent:
                 return by_name[0]
         return self._fallback.act(observation, legal)  # type: ignore[attr-defined]
 
+    def act_in(self, game: Table) -> Any:
+        """The action for the seat to act on `game` (a `ddz.Game` or
+        `ddz.Table`, not over), searched on its own table: every preset."""
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        index = game.search(
+            seed=self._rng.getrandbits(64),
+            playouts=self._playouts,
+            budget_us=min(self._budget_us, 2**32 - 1),
+            threads=min(self._threads, 255),
+        )
+        return legal[index]
+
     def _rules_of(self, preset: str) -> Rules:
         if self._given_rules is not None:
             return self._given_rules
         if preset not in self._rules:
             self._rules[preset] = Rules(preset)
         return self._rules[preset]
+
+
+def decide(agent: Any, game: Table) -> Any:
+    """`agent`'s action for the seat to act on `game`: ``agent.act_in(game)``
+    where the agent has it (`SearchAgent`), else ``agent.act(observation,
+    legal)`` with that seat's observation."""
+    act_in = getattr(agent, "act_in", None)
+    if act_in is not None:
+        return act_in(game)
+    return agent.act(game.observation(game.to_act), game.legal_actions())
 
 
 class SolverAgent:

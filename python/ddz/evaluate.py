@@ -20,6 +20,7 @@ import numpy as np
 
 import ddz
 from ddz._ddz import Rules
+from ddz.agents import decide
 from ddz.simulate import simulate
 from ddz.types import Evaluation
 
@@ -209,9 +210,7 @@ def _play_game(
     if protocol == "douzero":
         table._open_seat0()
     while table.result is None:
-        seat = table.to_act
-        legal = table.legal_actions()
-        table.step(agents[seat].act(table.observation(seat), legal))
+        table.step(decide(agents[table.to_act], table))
     bombs = sum(
         1 for _, action, _ in table.actions if isinstance(action, ddz.Move) and action.is_bomb
     )

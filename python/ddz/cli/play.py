@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 import ddz
-from ddz.agents import GreedyAgent, RandomAgent, SearchAgent
+from ddz.agents import GreedyAgent, RandomAgent, SearchAgent, decide
 
 from .common import UsageError, out, rules_of
 
@@ -287,7 +287,7 @@ def bot_turn(console: Console, game: ddz.Game, me: int, bot: Any) -> None:
     seat = game.to_act
     seen_before = len(game.observation(me)["history"])
     led = game.phase == "play" and game.observation(me)["to_beat"] is None
-    action = bot.act(game.observation(seat), game.legal_actions())
+    action = decide(bot, game)
     game.step(action)
     history = game.observation(me)["history"]
     who = f"seat {seat}"

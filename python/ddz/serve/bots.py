@@ -73,6 +73,5 @@ def decision_seed(key: str, deal: int, step: int, seat: int) -> int:
 
 
 def decide(kind: str, rules: ddz.Rules, game: ddz.Game, seed: int) -> Any:
-    seat = game.to_act
     agent = BOT_KINDS[kind].make(rules, seed)
-    return agent.act(game.observation(seat), game.legal_actions())
+    return ddz.agents.decide(agent, game)

@@ -7,6 +7,21 @@ use ddz_core::search::rebuild::{rebuild, View};
 use ddz_core::search::{decide, SearchBudget};
 use pyo3::prelude::*;
 
+/// A search budget from the bindings' arguments: the default's where
+/// None (one thread).
+pub(crate) fn budget(
+    playouts: Option<u32>,
+    budget_us: Option<u32>,
+    threads: Option<u8>,
+) -> SearchBudget {
+    let default = SearchBudget::DEFAULT;
+    SearchBudget {
+        playouts: playouts.unwrap_or(default.playouts).max(1),
+        budget_us: budget_us.unwrap_or(default.budget_us),
+        threads: threads.unwrap_or(1).max(1),
+    }
+}
+
 /// The search's choice for the seat of `observation` (its JSON text, as
 /// `Game.observation` gives it): `(index, text)`, the index into the
 /// legal actions in `Game`'s order and the action's text; None where the
@@ -27,12 +42,7 @@ pub fn search_act(
         .map_err(|e| value_error(format!("the observation is not JSON: {e}")))?;
     let view = View::from_json(&value).map_err(value_error)?;
     let engine = rules.get().shared_engine();
-    let default = SearchBudget::DEFAULT;
-    let budget = SearchBudget {
-        playouts: playouts.unwrap_or(default.playouts).max(1),
-        budget_us: budget_us.unwrap_or(default.budget_us),
-        threads: threads.unwrap_or(1).max(1),
-    };
+    let budget = budget(playouts, budget_us, threads);
     if value.get("legal_actions").is_none() {
         return Err(value_error(
             "the observation's seat is not to act (no legal_actions)",

@@ -822,6 +822,27 @@ impl PyTable {
         self.table.phase() == Phase::Over
     }
 
+    /// The search player's choice for the seat to act (docs/bots.md): an
+    /// index into `legal_actions()`. It reads only what that seat may see:
+    /// every sample deals the hidden cards and roles again. `budget_us`
+    /// 0 means no time limit; `threads` 1 to 255.
+    #[pyo3(signature = (seed = 0, playouts = None, budget_us = None, threads = None))]
+    fn search(
+        &mut self,
+        py: Python<'_>,
+        seed: u64,
+        playouts: Option<u32>,
+        budget_us: Option<u32>,
+        threads: Option<u8>,
+    ) -> PyResult<usize> {
+        if self.table.is_over() {
+            return Err(value_error("the deal is over: no one is to act"));
+        }
+        let budget = crate::search::budget(playouts, budget_us, threads);
+        let table = &mut self.table;
+        Ok(py.detach(|| ddz_core::search::decide(table, budget, seed).index))
+    }
+
     /// The position as `Rules.solve` takes it, read off the table: a dict
     /// of `hands` (the landlord's first with three seats), `to_move`,
     /// `prev`, `prev_by` and `seats` (the table seat of each solver seat);

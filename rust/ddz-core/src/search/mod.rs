@@ -18,12 +18,13 @@
 //! threads. A time budget stops between samples (then the result depends
 //! on the machine's speed).
 //!
-//! Where the search cannot deal the hidden cards without dealing the roles
-//! too (a family whose partners are still secret from `s`:
-//! `Family::roles_secret_from`), or the table keeps no record of the cards
-//! played, it decides as the greedy player does. docs/bots.md describes
-//! the method and its measurements.
+//! Where the family keeps roles secret from `s` (a hidden partner, a
+//! secret mark, the farmers' sides), each sample draws them again from its
+//! hands (`Family::redeal_roles`), so the search never reads them. On a
+//! table that keeps no record of the cards played it decides as the greedy
+//! player does. docs/bots.md describes the method and its measurements.
 
+mod infer;
 mod leaf;
 pub mod playout;
 pub mod rebuild;
@@ -85,7 +86,7 @@ pub fn decide(table: &mut Table, budget: SearchBudget, seed: u64) -> Decision {
     if n <= 1 {
         return Decision::default();
     }
-    if !table.is_recorded() || table.family().roles_secret_from(table.core(), seat) {
+    if !table.is_recorded() {
         let index = crate::policy::Policy::Greedy.choose(table, &mut Rng(seed));
         return Decision {
             index,
@@ -211,7 +212,9 @@ impl Search<'_> {
     /// Every candidate of `alive` played on sample `k`.
     fn sample_values(&self, alive: &[usize], k: u64) -> Vec<f64> {
         let mut rng = Rng::for_game(self.seed, k);
-        let base = self.sampler.table(self.table, &mut rng);
+        let Some(base) = self.sampler.table(self.table, &mut rng) else {
+            return vec![0.5; alive.len()];
+        };
         alive
             .iter()
             .map(|&c| {
@@ -225,5 +228,7 @@ impl Search<'_> {
     }
 }
 
+#[cfg(test)]
+mod rule_agent;
 #[cfg(test)]
 mod tests;

@@ -12,38 +12,75 @@
 //!
 //! Pre-play decisions are the greedy player's (`Policy::Greedy`).
 
+use crate::cards::Cards;
 use crate::engine::Engine;
-use crate::play::Move;
+use crate::play::{Kind, Move};
 use crate::policy::greedy_word;
-use crate::rules::Flow;
+use crate::solve::fewest::Fewest;
 use crate::table::{Phase, Table};
+use std::cell::RefCell;
+
+/// Hands of at most this many cards are planned (the fewest plays that
+/// empty them, `solve::fewest`); larger ones play by the plain rules.
+const PLAN_CARDS: usize = 20;
+/// The memo of planned hands a thread keeps (bytes).
+const PLAN_MEMORY: usize = 8 << 20;
+
+thread_local! {
+    /// The fewest-plays memo of the rule set last planned on this thread
+    /// (the engine's address tells rule sets apart).
+    static PLANS: RefCell<Option<(usize, Fewest)>> = const { RefCell::new(None) };
+}
+
+/// Kinds the plan leaves out: plays with kickers (wings). Planning with
+/// them costs ten times as much on a 20-card hand; without them a play
+/// that takes a kicker along simply leaves one play fewer.
+const UNPLANNED: u32 = (1 << Kind::TrioSingle as u32)
+    | (1 << Kind::TrioPair as u32)
+    | (1 << Kind::PlaneSingles as u32)
+    | (1 << Kind::PlanePairs as u32)
+    | (1 << Kind::FourTwoSingles as u32)
+    | (1 << Kind::FourTwoPairs as u32);
+
+/// The fewest plays without kickers that empty `hand` under `e`'s rules.
+fn fewest(e: &Engine, hand: Cards) -> u8 {
+    PLANS.with_borrow_mut(|slot| {
+        let id = e as *const Engine as usize;
+        let memo = match slot {
+            Some((at, m)) if *at == id => m,
+            _ => &mut slot.insert((id, Fewest::new(PLAN_MEMORY))).1,
+        };
+        memo.of(e, UNPLANNED, hand)
+    })
+}
 
 /// A bomb is spent against a seat holding at most this many cards, or when
 /// at most this many cards are left after it.
 const BOMB_WHEN: usize = 4;
 
-/// The sides as a playout knows them: the landlord of a one-landlord deal
-/// once play begins (public then), else nobody's partner is known.
+/// The sides as a playout reads them: a sample's roles are all drawn, so
+/// its playouts play with the sides known (read once play begins).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sides {
-    landlord: Option<usize>,
+    /// Each seat's side, once read.
+    of: Option<[Option<u8>; 8]>,
 }
 
 impl Sides {
-    /// Read the landlord once the table is in play (a report's landlord is
-    /// only meaningful then).
     fn refresh(&mut self, table: &Table) {
-        if self.landlord.is_none()
-            && table.phase() == Phase::Play
-            && table.rules().flow == Flow::OneLandlord
-            && table.rules().players > 2
-        {
-            self.landlord = Some(table.report().landlord());
+        if self.of.is_none() && table.phase() == Phase::Play {
+            let t = table.core();
+            let mut of = [None; 8];
+            for (s, side) in of.iter_mut().enumerate().take(t.players()) {
+                *side = table.family().side_of(t, s);
+            }
+            self.of = Some(of);
         }
     }
 
     fn partners(&self, a: usize, b: usize) -> bool {
-        self.landlord.is_some_and(|l| a != l && b != l)
+        self.of
+            .is_some_and(|of| a != b && of[a].is_some() && of[a] == of[b])
     }
 }
 
@@ -69,10 +106,24 @@ pub fn choose(table: &Table, sides: &mut Sides) -> usize {
             if sides.partners(by, seat) {
                 return pass;
             }
-            if let Some(i) = smallest(e, plays, |m| !m.kind.is_bomb()) {
+            let close = t.hands()[by].len() <= BOMB_WHEN;
+            if held <= PLAN_CARDS {
+                let hand = t.hands()[seat].counts;
+                let now = i32::from(fewest(e, hand));
+                let best = plays
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| !m.kind.is_bomb())
+                    .map(|(i, m)| (i32::from(fewest(e, hand - m.cards)) - now, e.hint_key(m), i))
+                    .min();
+                if let Some((cost, _, i)) = best {
+                    if cost <= 0 || close {
+                        return i;
+                    }
+                }
+            } else if let Some(i) = smallest(e, plays, |m| !m.kind.is_bomb()) {
                 return i;
             }
-            let close = t.hands()[by].len() <= BOMB_WHEN;
             match smallest(e, plays, |m| m.kind.is_bomb()) {
                 Some(i) if close || held - plays[i].cards.len() <= BOMB_WHEN => i,
                 _ => pass,
@@ -93,6 +144,13 @@ fn lead(table: &Table, sides: &Sides, plays: &[Move]) -> usize {
     let next = t.next(seat);
     let danger = !sides.partners(seat, next) && t.hands()[next].len() == 1;
     let low = (0..crate::cards::SLOTS).find(|&s| hand.get(s) > 0);
+    if t.hands()[seat].len() <= PLAN_CARDS {
+        let opponent_short = (0..t.players())
+            .any(|s| s != seat && !sides.partners(s, seat) && t.hands()[s].len() <= 2);
+        if let Some(i) = planned_lead(table, sides, plays, opponent_short) {
+            return i;
+        }
+    }
     let mut best: Option<usize> = None;
     for (i, m) in plays.iter().enumerate() {
         if m.kind.is_bomb() || (danger && m.cards.len() == 1) {
@@ -120,6 +178,61 @@ fn lead(table: &Table, sides: &Sides, plays: &[Move]) -> usize {
     })
     .or_else(|| smallest(e, plays, |_| true))
     .unwrap_or(0)
+}
+
+/// A planned lead: a play opponents cannot answer that leaves one play
+/// to go out; else, among the non-bomb plays holding the lowest card (not
+/// a single against a next opponent on one card), the one leaving the
+/// fewest plays, then the most cards, then the smallest.
+fn planned_lead(table: &Table, sides: &Sides, plays: &[Move], danger: bool) -> Option<usize> {
+    let t = table.core();
+    let e = table.engine();
+    let seat = t.to_act();
+    let hand = t.hands()[seat].counts;
+    let low = (0..crate::cards::SLOTS).find(|&s| hand.get(s) > 0)?;
+    if fewest(e, hand) == 2 {
+        let unanswered = |m: &Move| {
+            (0..t.players())
+                .filter(|&s| s != seat && !sides.partners(s, seat))
+                .all(|s| !e.can_answer(&t.hands()[s].counts, Some(m)))
+        };
+        let finishing = plays
+            .iter()
+            .position(|m| fewest(e, hand - m.cards) == 1 && unanswered(m));
+        if finishing.is_some() {
+            return finishing;
+        }
+    }
+    // Feed a partner next in turn who is about to go out.
+    let next = t.next(seat);
+    if sides.partners(seat, next) && t.hands()[next].len() <= 2 {
+        let size = t.hands()[next].len();
+        if let Some(i) = smallest(e, plays, |m| !m.kind.is_bomb() && m.cards.len() == size) {
+            return Some(i);
+        }
+    }
+    // Against an opponent on one or two cards, no single or pair they
+    // could answer with them.
+    let short = |m: &Move| {
+        danger
+            && (0..t.players()).any(|s| {
+                s != seat && !sides.partners(s, seat) && t.hands()[s].len() == m.cards.len()
+            })
+    };
+    let best = |with_low: bool| {
+        plays
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.kind.is_bomb() && !short(m))
+            .filter(|(_, m)| !with_low || m.cards.get(low) > 0)
+            .map(|(i, m)| {
+                let left = fewest(e, hand - m.cards);
+                (left, std::cmp::Reverse(m.cards.len()), e.hint_key(m), i)
+            })
+            .min()
+            .map(|(_, _, _, i)| i)
+    };
+    best(true).or_else(|| best(false))
 }
 
 /// The first play smallest by hint order among those `keep` accepts.

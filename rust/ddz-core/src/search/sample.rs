@@ -11,9 +11,15 @@
 //! landlord has not played yet) and deals the rest at random to the hidden
 //! places, each at its size.
 
+use super::infer::Evidence;
 use crate::cards::Cards;
+use crate::engine::Engine;
 use crate::rules::Flow;
-use crate::table::{deal, Action, Card, Redeal, Rng, Table};
+use crate::table::{deal, Action, Card, Phase, Redeal, Rng, Table};
+
+/// How many deals a sample draws at most to find one the passes in the
+/// history make likely (then it keeps the least unlikely).
+const TRIES: usize = 48;
 
 /// What one seat cannot see at one moment, ready to be dealt again.
 #[derive(Clone, Debug)]
@@ -27,6 +33,8 @@ pub struct Sampler {
     set_aside: usize,
     /// Every hidden card not publicly placed, sorted.
     pool: Vec<Card>,
+    /// What the other seats' passes say about their hands.
+    evidence: Evidence,
 }
 
 impl Sampler {
@@ -55,6 +63,17 @@ impl Sampler {
         });
         pool.extend_from_slice(table.set_aside());
         pool.sort_unstable();
+        // Cards the family says `seat` knows are in a hidden hand.
+        let mut known_cards = Vec::new();
+        family.known_cards(t, seat, &mut known_cards);
+        for (holder, card) in known_cards {
+            let Some((_, pinned, _)) = hands.iter_mut().find(|(s, _, _)| *s == holder) else {
+                continue;
+            };
+            if let Some(at) = pool.iter().position(|c| *c == card) {
+                pinned.push(pool.remove(at));
+            }
+        }
         // The known cards by rank, each the lowest copy of its rank in the
         // pool (the suits of plays are not in the observation).
         if let Some((taker, counts)) = known {
@@ -68,12 +87,19 @@ impl Sampler {
                 }
             }
         }
+        let hidden: Vec<usize> = hands.iter().map(|(s, _, _)| *s).collect();
+        // Inference needs the sides public: a one-landlord deal in play.
+        let evidence = match public_landlord(table) {
+            Some(l) => Evidence::read(table, &hidden, Some(&|a, b| (a == l) != (b == l))),
+            None => Evidence::default(),
+        };
         Sampler {
             seat,
             hands,
             kitty,
             set_aside: table.set_aside().len(),
             pool,
+            evidence,
         }
     }
 
@@ -104,18 +130,62 @@ impl Sampler {
         let kitty = self.kitty.map(&mut take);
         let set_aside = Some(take(self.set_aside));
         Redeal {
+            seat: self.seat,
             hands,
             kitty,
             set_aside,
         }
     }
 
-    /// A table of one sample: `table` with the hidden cards dealt from `rng`.
-    pub fn table(&self, table: &Table, rng: &mut Rng) -> Table {
-        let redeal = self.draw(rng);
-        let next = Rng(rng.next_u64());
-        table.redealt(&redeal, next)
+    /// One deal of the hidden cards weighed by the evidence: a deal that
+    /// contradicts `n` passes is kept with probability `PASS_LIKELIHOOD^n`,
+    /// else another is drawn (at most `TRIES`, then the least contradicting).
+    pub fn draw_likely(&self, engine: &Engine, rng: &mut Rng) -> Redeal {
+        let mut best: Option<(f64, Redeal)> = None;
+        for _ in 0..TRIES {
+            let redeal = self.draw(rng);
+            if self.evidence.is_empty() {
+                return redeal;
+            }
+            let p = self.evidence.likelihood(engine, &redeal.hands);
+            if p >= 1.0 || unit(rng) < p {
+                return redeal;
+            }
+            if best.as_ref().is_none_or(|(b, _)| p > *b) {
+                best = Some((p, redeal));
+            }
+        }
+        best.map(|(_, r)| r).unwrap_or_default()
     }
+
+    /// A table of one sample: `table` with the hidden cards dealt from
+    /// `rng`, and the roles they imply. Deals into which the family's
+    /// roles cannot fit are drawn again, at most `TRIES` times: then None
+    /// (the search counts the sample as a draw for every candidate rather
+    /// than fall back on the true roles, which are secret).
+    pub fn table(&self, table: &Table, rng: &mut Rng) -> Option<Table> {
+        for _ in 0..TRIES {
+            let redeal = self.draw_likely(table.engine(), rng);
+            let next = Rng(rng.next_u64());
+            if let Some(t) = table.redealt(&redeal, next) {
+                return Some(t);
+            }
+        }
+        None
+    }
+}
+
+/// A uniform draw in [0, 1).
+fn unit(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The landlord of a one-landlord deal in play with three or more seats
+/// (everyone knows the sides then); None elsewhere. With two seats every
+/// other seat is an opponent: the landlord is then read the same way.
+fn public_landlord(table: &Table) -> Option<usize> {
+    let one = table.rules().flow == Flow::OneLandlord;
+    (one && table.phase() == Phase::Play).then(|| table.report().landlord())
 }
 
 /// The kitty cards `seat` knows are still in a hidden hand, by rank: in

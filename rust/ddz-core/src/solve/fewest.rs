@@ -5,16 +5,19 @@ use super::collect;
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::generate::Target;
+use crate::play::Play;
 
 /// A direct-mapped memo: slot `hash(hand)` holds one (hand, fewest) pair
 /// and a full key compare decides a hit, so a clash costs a recomputation,
 /// never a wrong count. It doubles while it fills, up to its memory share.
-pub(super) struct Fewest {
+pub(crate) struct Fewest {
     keys: Vec<u128>,
     values: Vec<u8>,
     stored: usize,
     /// Most slots the memory bound's share allows (a power of two).
     limit: usize,
+    /// Play lists kept for the recursion's levels (no allocation per call).
+    spare: Vec<Vec<Play>>,
 }
 
 /// Bytes one memo slot costs.
@@ -29,7 +32,6 @@ fn slot(key: u128, slots: usize) -> usize {
 }
 
 impl Fewest {
-    #[cfg(test)]
     pub fn new(max_bytes: usize) -> Fewest {
         Fewest::reusing(max_bytes, Vec::new(), Vec::new())
     }
@@ -48,6 +50,7 @@ impl Fewest {
             values,
             stored: 0,
             limit,
+            spare: Vec::new(),
         }
     }
 
@@ -107,7 +110,7 @@ impl Fewest {
             return self.values[i];
         }
         let low = hand.0.iter().position(|&n| n > 0).unwrap_or(0);
-        let mut plays = Vec::new();
+        let mut plays = self.spare.pop().unwrap_or_default();
         collect(engine, forbid, &hand, Target::Lead, &mut plays);
         let mut best = u8::MAX;
         for p in plays.iter().filter(|p| p.cards.get(low) > 0) {
@@ -119,6 +122,7 @@ impl Fewest {
                 best = best.min(1 + self.of(engine, forbid, hand - p.cards));
             }
         }
+        self.spare.push(plays);
         self.insert(key, best);
         best
     }

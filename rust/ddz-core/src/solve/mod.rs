@@ -18,7 +18,7 @@
 //! ```
 
 mod answers;
-mod fewest;
+pub(crate) mod fewest;
 mod lists;
 mod reuse;
 mod root;

@@ -71,6 +71,16 @@ impl Auction {
         }
     }
 
+    /// The seats that may only pass (a bit per seat).
+    pub fn barred(&self) -> u32 {
+        self.barred
+    }
+
+    /// Bar other seats (a search's sample, whose copies lie elsewhere).
+    pub fn set_barred(&mut self, barred: u32) {
+        self.barred = barred;
+    }
+
     /// The same auction where `barred` seats (a bit per seat) may only pass.
     pub fn barring(mut self, barred: u32) -> Self {
         self.barred = barred;

@@ -96,12 +96,25 @@ pub trait Family: Send + Sync {
     /// `viewer` None is the referee, who knows everything.
     fn role_values(&self, t: &Core, viewer: Option<usize>, out: &mut Vec<RoleValue>);
 
-    /// Does `seat` not know yet who plays with whom (a hidden partner, a
-    /// secret mark)? A search then cannot deal the hidden cards again
-    /// without dealing the roles too, which the family keeps as they are:
-    /// it plays its fallback instead (`crate::search`).
-    fn roles_secret_from(&self, _t: &Core, _seat: usize) -> bool {
-        false
+    /// The side `seat` plays on, as the referee knows it (seats on one
+    /// side share the number), or None while the sides are not settled.
+    /// A search's playouts read it on their samples, where every role is
+    /// drawn (`redeal_roles`) and so may be read.
+    fn side_of(&self, t: &Core, seat: usize) -> Option<u8>;
+
+    /// Cards `seat` knows are in another seat's hidden hand (an unplayed
+    /// marked copy with its announced holder), into `out` as (holder,
+    /// card): a search's samples leave them there.
+    fn known_cards(&self, _t: &Core, _seat: usize, _out: &mut Vec<(usize, Card)>) {}
+
+    /// A search's sample of what `seat` cannot see: the hidden places were
+    /// just dealt again, consistently with what `seat` sees and with
+    /// `known_cards`. Every role `seat` does not know is derived anew from
+    /// these hands or drawn from `rng`, never read from the roles as they
+    /// were (those are secret from `seat`); what `seat` knows stays. False
+    /// when no roles fit these hands: the sampler deals again.
+    fn redeal_roles(&mut self, _t: &Core, _seat: usize, _rng: &mut Rng) -> bool {
+        true
     }
 
     /// Other seats whose whole hand `seat` may see now.

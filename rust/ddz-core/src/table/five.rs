@@ -12,7 +12,7 @@
 use super::marked::{check_markable, marked_card, marked_deal};
 use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report};
+use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::error::{in_range, RulesError};
 use crate::play::{Kind, Move};
 use crate::rules::{DoubleStep, Rules};
@@ -105,6 +105,7 @@ fn new(_rules: &Rules) -> Box<dyn Family> {
         revealed: false,
         turns: 0,
         winner: None,
+        open_played: 0,
         drawn: None,
     })
 }
@@ -117,6 +118,9 @@ struct FivePlayer {
     hidden: Option<usize>,
     /// The team is public: someone revealed, or the copy was played.
     revealed: bool,
+    /// Copies of the marked card the open landlord has played (public:
+    /// played cards are face up).
+    open_played: u8,
     /// Answers given in the current round.
     turns: usize,
     winner: Option<usize>,
@@ -229,6 +233,7 @@ impl Family for FivePlayer {
         let n = t.players();
         self.hidden = (0..n).find(|&s| s != self.open && t.hands[s].holds(self.marked) > 0);
         self.revealed = false;
+        self.open_played = 0;
         self.turns = 0;
         self.winner = None;
         t.phase = Phase::Reveal;
@@ -296,6 +301,10 @@ impl Family for FivePlayer {
             }
             _ => {}
         }
+        if seat == self.open {
+            let copies = cards.iter().filter(|&&c| c == self.marked).count();
+            self.open_played += copies as u8;
+        }
         if self.revealed || !cards.contains(&self.marked) {
             return;
         }
@@ -356,8 +365,28 @@ impl Family for FivePlayer {
         }
     }
 
-    fn roles_secret_from(&self, t: &Core, seat: usize) -> bool {
-        t.phase != Phase::Over && !self.knows_team(seat)
+    fn side_of(&self, _t: &Core, seat: usize) -> Option<u8> {
+        Some(u8::from(self.is_landlord(seat)))
+    }
+
+    fn known_cards(&self, _t: &Core, seat: usize, out: &mut Vec<(usize, Card)>) {
+        // Until the open landlord plays a copy of the marked card, it
+        // holds the one it was dealt.
+        if seat != self.open && !self.knows_team(seat) && self.open_played == 0 {
+            out.push((self.open, self.marked));
+        }
+    }
+
+    fn redeal_roles(&mut self, t: &Core, seat: usize, _rng: &mut Rng) -> bool {
+        if self.knows_team(seat) {
+            return true;
+        }
+        // The partner is whoever now holds the other copy; none when the
+        // open landlord holds (or played) both.
+        let holder =
+            (0..t.players()).find(|&s| s != self.open && t.hands[s].holds(self.marked) > 0);
+        self.hidden = holder;
+        true
     }
 
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {

@@ -19,7 +19,7 @@ use super::marked::{marked_card, marked_deal};
 use super::physical::Hand;
 use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report};
+use super::{Action, Card, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::{in_range, RulesError};
 use crate::play::Move;
@@ -267,6 +267,9 @@ struct FivePlayer3Deck {
     deputy: Option<usize>,
     /// The deputy (or the hidden solo) is public.
     revealed: bool,
+    /// Copies of the called card the main landlord has played (public:
+    /// played cards are face up).
+    lord_played: u8,
     winner: Option<usize>,
     /// The card `deal` marked, for the `start` that follows.
     drawn: Option<Card>,
@@ -434,6 +437,9 @@ impl Family for FivePlayer3Deck {
 
     fn on_play(&mut self, _t: &mut Core, seat: usize, _m: &Move, cards: &[Card]) {
         let Some(called) = self.called else { return };
+        if Some(seat) == self.landlord {
+            self.lord_played += cards.iter().filter(|&&c| c == called).count() as u8;
+        }
         if self.revealed || !cards.contains(&called) {
             return;
         }
@@ -491,14 +497,79 @@ impl Family for FivePlayer3Deck {
         out.push(knows_team.then_some(self.deputy.is_none()).into());
     }
 
-    fn roles_secret_from(&self, t: &Core, seat: usize) -> bool {
-        // Until the landlord chooses, and while a friend call is hidden,
-        // only the landlord and the deputy know the sides.
-        let known = self.choice == Some(Action::OpenSolo)
-            || self.revealed
-            || (self.choice.is_some()
-                && (Some(seat) == self.landlord || Some(seat) == self.deputy));
-        t.phase != Phase::Over && !known
+    fn side_of(&self, _t: &Core, seat: usize) -> Option<u8> {
+        let lord =
+            self.choice.is_some() && (Some(seat) == self.landlord || Some(seat) == self.deputy);
+        self.choice.map(|_| u8::from(lord))
+    }
+
+    fn known_cards(&self, t: &Core, seat: usize, out: &mut Vec<(usize, Card)>) {
+        if t.phase == Phase::Grab {
+            // A grab shows its cards; the largest grab of each card counts.
+            for &(s, g) in &self.grabs {
+                let more = self
+                    .grabs
+                    .iter()
+                    .any(|&(o, h)| o == s && h.card == g.card && h.size > g.size);
+                if s != seat && !more {
+                    out.extend(std::iter::repeat_n((s, g.card), g.size.into()));
+                }
+            }
+        }
+        // A called card: the main landlord held two copies (three in a
+        // hidden solo, which looks the same), less those it played since.
+        if let (Some(called), Some(lord)) = (self.called, self.landlord) {
+            if lord != seat && !self.revealed {
+                let left = 2u8.saturating_sub(self.lord_played);
+                out.extend(std::iter::repeat_n((lord, called), left.into()));
+            }
+        }
+    }
+
+    fn redeal_roles(&mut self, t: &Core, seat: usize, _rng: &mut Rng) -> bool {
+        if t.phase == Phase::Grab {
+            // Each seat's grabs anew from its hand: those made so far must
+            // be the first it would make.
+            for s in (0..t.players()).filter(|&s| s != seat) {
+                let units = grab_units(&t.hands[s], self.marked.map_or(0, |m| m.slot));
+                let made = self.grabs.iter().filter(|(o, _)| *o == s).map(|(_, g)| *g);
+                if !made.zip(&units).all(|(g, u)| g == *u) || units.len() < self.used[s] {
+                    return false;
+                }
+                self.units[s] = units;
+            }
+            return true;
+        }
+        let (Some(called), Some(lord)) = (self.called, self.landlord) else {
+            return true; // no call yet, or an open solo: nothing is hidden
+        };
+        let knows = self.revealed || seat == self.deputy.unwrap_or(usize::MAX);
+        if knows {
+            return true;
+        }
+        let holder = (0..t.players()).find(|&s| s != lord && t.hands[s].holds(called) > 0);
+        if seat == lord {
+            // The landlord's own choice stands; its friend is wherever the
+            // third copy now lies.
+            if self.choice == Some(Action::CallFriend) {
+                self.deputy = holder;
+                return holder.is_some();
+            }
+            return true;
+        }
+        let dealt = t.hands[lord].holds(called) + self.lord_played;
+        match (dealt, holder) {
+            // A hidden solo shows at its first copy played.
+            (3, None) if self.lord_played == 0 => {
+                (self.choice, self.deputy) = (Some(Action::HiddenSolo), None);
+                true
+            }
+            (2, Some(d)) => {
+                (self.choice, self.deputy) = (Some(Action::CallFriend), Some(d));
+                true
+            }
+            _ => false,
+        }
     }
 
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {

@@ -237,6 +237,10 @@ impl Family for Landlord {
         true
     }
 
+    fn side_of(&self, _t: &Core, seat: usize) -> Option<u8> {
+        self.landlord.map(|l| u8::from(l == seat))
+    }
+
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
         t.kitty_given && (t.rules().kitty_shown || Some(seat) == self.landlord)
     }

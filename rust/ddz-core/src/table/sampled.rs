@@ -7,6 +7,8 @@ use super::{Card, Hand, Rng, Table};
 /// Cards to put in the places one seat cannot see (see `Table::redealt`).
 #[derive(Clone, Debug, Default)]
 pub struct Redeal {
+    /// The seat whose view the cards were dealt for.
+    pub seat: usize,
     /// (seat, the whole hand it now holds).
     pub hands: Vec<(usize, Vec<Card>)>,
     /// The undealt kitty, when it is hidden.
@@ -20,11 +22,11 @@ impl Table {
     /// `redeal` names replaced, that keeps no record and deals any later
     /// deal (after everyone passes) from `rng`, not from this table's
     /// generator or queued deals: a playout must not learn the real next
-    /// deal. The family's state is copied as it is; the caller redeals only
-    /// what its roles do not depend on.
-    pub fn redealt(&self, redeal: &Redeal, rng: Rng) -> Table {
+    /// deal. The roles `redeal.seat` does not know are drawn again from
+    /// the new hands and `rng` (`Family::redeal_roles`); None when no roles
+    /// fit those hands.
+    pub fn redealt(&self, redeal: &Redeal, mut rng: Rng) -> Option<Table> {
         let mut t = self.clone();
-        t.rng = rng;
         t.queued.clear();
         t.recording = false;
         for (seat, cards) in &redeal.hands {
@@ -36,8 +38,12 @@ impl Table {
         if let (Some(cards), Some(deal)) = (&redeal.set_aside, t.deals.last_mut()) {
             deal.set_aside.clone_from(cards);
         }
+        if !t.family.redeal_roles(&t.core, redeal.seat, &mut rng) {
+            return None;
+        }
+        t.rng = rng;
         t.refresh();
-        t
+        Some(t)
     }
 
     /// Does this table keep its record (the physical cards of every play)?

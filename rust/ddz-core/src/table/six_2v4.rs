@@ -338,6 +338,33 @@ impl Marked {
         (*auto_win, *picks, *winning_side, *drawn) = (None, [None; 8], None, None);
     }
 
+    /// A secret mark drawn again for a search's sample, before anyone
+    /// learns it: any dealt copy but the public mark, uniformly.
+    fn draw_secret(&self, t: &Core, rng: &mut Rng) -> (Card, usize) {
+        let dealt: usize = t.hands.iter().map(|h| h.len()).sum();
+        loop {
+            let mut at = rng.below(dealt);
+            let (seat, hand) = t
+                .hands
+                .iter()
+                .enumerate()
+                .find(|(_, h)| {
+                    let here = at < h.len();
+                    if !here {
+                        at -= h.len();
+                    }
+                    here
+                })
+                .expect("a dealt card");
+            let card = hand.cards()[at];
+            // One copy of the public mark at its holder is taken.
+            let public_copy = (card, seat) == self.public && hand.holds(card) == 1;
+            if !public_copy {
+                return (card, seat);
+            }
+        }
+    }
+
     fn teams(t: &Core) -> bool {
         t.rules().farmers_pick_sides
     }
@@ -349,7 +376,7 @@ impl Marked {
     }
 
     /// Is `seat` on the first landlord's side?
-    fn side_of(&self, t: &Core, seat: usize) -> Side {
+    fn first_side(&self, t: &Core, seat: usize) -> Side {
         let first = self.landlords.first() == Some(&seat);
         if !Self::teams(t) {
             return self.landlords.contains(&seat);
@@ -378,7 +405,7 @@ impl Marked {
             };
             (None, Some(team))
         } else if self.landlords.contains(&seat) {
-            let mine = self.side_of(t, seat);
+            let mine = self.first_side(t, seat);
             let team = if self.sides_done(t) {
                 self.side_seats(t, mine)
             } else {
@@ -398,7 +425,7 @@ impl Marked {
 
     fn side_seats(&self, t: &Core, side: Side) -> Vec<usize> {
         (0..t.players())
-            .filter(|&s| self.side_of(t, s) == side)
+            .filter(|&s| self.first_side(t, s) == side)
             .collect()
     }
 
@@ -447,7 +474,7 @@ impl Marked {
                 if let Some(reason) = tables.auto_win(t.engine(), hand, &mut self.leads) {
                     self.auto_win = Some((seat, reason));
                     t.to_act = seat;
-                    let side = self.side_of(t, seat);
+                    let side = self.first_side(t, seat);
                     let result = self.settle(t, side, Vec::new());
                     t.end(result);
                     return;
@@ -491,7 +518,7 @@ impl Marked {
         let teams = Self::teams(t);
         let scores = (0..n)
             .map(|s| {
-                let sign = if self.side_of(t, s) == side { 1 } else { -1 };
+                let sign = if self.first_side(t, s) == side { 1 } else { -1 };
                 let weight = if solo {
                     if s == self.landlords[0] {
                         n as i64 - 1
@@ -793,11 +820,11 @@ impl Family for Marked {
     }
 
     fn finish(&mut self, t: &Core, winner: usize) -> Settlement {
-        let side = self.side_of(t, winner);
+        let side = self.first_side(t, winner);
         let mut events = t.events.clone();
         // The first landlord's side, on the stack (`finish` runs every deal).
         let (mut first_side, mut count) = ([0; 8], 0);
-        for seat in (0..t.players()).filter(|&s| self.side_of(t, s)) {
+        for seat in (0..t.players()).filter(|&s| self.first_side(t, s)) {
             first_side[count] = seat;
             count += 1;
         }
@@ -856,10 +883,53 @@ impl Family for Marked {
         shown
     }
 
-    fn roles_secret_from(&self, t: &Core, _seat: usize) -> bool {
-        // The secret mark (and, with sides, the farmers' choices) stay
-        // hidden to the end: the search does not deal them (docs/bots.md).
-        t.phase != Phase::Over
+    fn side_of(&self, t: &Core, seat: usize) -> Option<u8> {
+        let settled = !self.landlords.is_empty() && self.sides_done(t);
+        settled.then(|| u8::from(self.first_side(t, seat)))
+    }
+
+    fn redeal_roles(&mut self, t: &Core, seat: usize, rng: &mut Rng) -> bool {
+        if t.phase == Phase::Bid {
+            self.secret = self.draw_secret(t, rng);
+        }
+        let landlord_knows = self.landlords.contains(&seat) && self.sides_done(t);
+        if Self::teams(t) && self.solo == Some(false) && !landlord_knows {
+            // The picks `seat` has not seen, drawn again in picking order
+            // among the sides still open.
+            let mut taken = [0u8; 2];
+            for i in 0..self.order.len() {
+                let farmer = self.order[i];
+                let Some(mut counter) = self.picks[farmer] else {
+                    break;
+                };
+                if farmer != seat {
+                    let open: Vec<bool> = [false, true]
+                        .into_iter()
+                        .filter(|&c| taken[usize::from(c)] < 2)
+                        .collect();
+                    counter = open[rng.below(open.len())];
+                }
+                if taken[usize::from(counter)] == 2 {
+                    return false;
+                }
+                taken[usize::from(counter)] += 1;
+                self.picks[farmer] = Some(counter);
+            }
+        }
+        if t.phase == Phase::Show {
+            // The other landlord's answer, if given, is unseen until both have.
+            let answered = |s: &usize| !self.to_show.contains(s);
+            let others: Vec<usize> = self
+                .landlords
+                .iter()
+                .copied()
+                .filter(|s| *s != seat && answered(s))
+                .collect();
+            self.showed.retain(|s| !others.contains(s));
+            self.showed
+                .extend(others.into_iter().filter(|_| rng.below(2) == 1));
+        }
+        true
     }
 
     fn kitty_seen_by(&self, t: &Core, _seat: usize) -> bool {
@@ -875,7 +945,7 @@ impl Family for Marked {
             Action::Side(counter) => {
                 self.sides_done(t)
                     && self.landlords.contains(&viewer)
-                    && self.side_of(t, viewer) != *counter
+                    && self.first_side(t, viewer) != *counter
             }
             Action::Show(_) => self.show_done,
             _ => true,

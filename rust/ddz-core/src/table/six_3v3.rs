@@ -244,6 +244,9 @@ struct ThreeVThree {
     shares: Shares,
     doubles_left: usize,
     landlords_won: bool,
+    /// Copies of the marked card each seat has played (public: played
+    /// cards are face up).
+    played: [u8; 8],
     /// The card `deal` marked, for the `start` that follows (a given deal
     /// is read from its `marked` key instead).
     drawn: Option<Card>,
@@ -265,6 +268,7 @@ impl Default for ThreeVThree {
             shares: Shares::default(),
             doubles_left: 0,
             landlords_won: false,
+            played: [0; 8],
             drawn: None,
         }
     }
@@ -352,6 +356,7 @@ impl ThreeVThree {
             shares,
             doubles_left,
             landlords_won,
+            played,
             drawn,
         } = self;
         (*mark, *receiver) = (marked, holder);
@@ -363,6 +368,23 @@ impl ThreeVThree {
         shares.clear();
         (*rounds, *auction, *base) = (0, None, None);
         (*doubles_left, *landlords_won, *drawn) = (0, false, None);
+        *played = [0; 8];
+    }
+
+    /// The seats dealt the other two copies of the marked card, lowest
+    /// first (a seat twice if it was dealt both; the receiver where fewer
+    /// than two lie elsewhere): each seat's copies in hand and played.
+    fn other_copies(&self, t: &Core) -> (usize, usize) {
+        let holder = self.holder;
+        let mut copies = (0..t.players()).flat_map(|s| {
+            let dealt = t.hands[s].holds(self.marked) + self.played[s];
+            let held = dealt.saturating_sub(u8::from(s == holder));
+            std::iter::repeat_n(s, held as usize)
+        });
+        (
+            copies.next().unwrap_or(holder),
+            copies.next().unwrap_or(holder),
+        )
     }
 
     /// An auction from the seat after `after`, the seats in the mask
@@ -507,17 +529,7 @@ impl Family for ThreeVThree {
         let marked = drawn.unwrap_or_else(|| marked_of(deal).expect("a checked deal"));
         let holder = deal.first;
         self.reset(marked, holder);
-        let n = t.players();
-        // The seats holding the other two copies, lowest first (a seat twice
-        // if it holds both).
-        let mut copies = (0..n).flat_map(|s| {
-            let held = t.hands[s].holds(marked) - u8::from(s == holder);
-            std::iter::repeat_n(s, held as usize)
-        });
-        let (a, b) = (
-            copies.next().unwrap_or(holder),
-            copies.next().unwrap_or(holder),
-        );
+        let (a, b) = self.other_copies(t);
         let rules = t.rules();
         if a != b && a != holder && b != holder {
             self.hidden.extend([a, b]);
@@ -600,6 +612,7 @@ impl Family for ThreeVThree {
     }
 
     fn on_play(&mut self, t: &mut Core, seat: usize, m: &Move, cards: &[Card]) {
+        self.played[seat] += cards.iter().filter(|&&c| c == self.marked).count() as u8;
         if self.hidden.contains(&seat)
             && !self.revealed.contains(&seat)
             && cards.contains(&self.marked)
@@ -670,11 +683,69 @@ impl Family for ThreeVThree {
         out.push(role.map_or(RoleValue::Unknown, RoleValue::Word));
     }
 
-    fn roles_secret_from(&self, t: &Core, seat: usize) -> bool {
-        // A hidden landlord not yet revealed, other than `seat` itself;
-        // before the deal's copies are read, everything is still open.
-        let unrevealed = |h: &usize| *h != seat && !self.revealed.contains(h);
-        t.phase != Phase::Over && (t.phase != Phase::Play || self.hidden.iter().any(unrevealed))
+    fn side_of(&self, t: &Core, seat: usize) -> Option<u8> {
+        let landlord = self.open.contains(&seat) || self.hidden.contains(&seat);
+        (t.phase != Phase::Bid).then_some(u8::from(landlord))
+    }
+
+    fn known_cards(&self, _t: &Core, seat: usize, out: &mut Vec<(usize, Card)>) {
+        // The receiver keeps the marked card until it plays a copy.
+        if seat != self.holder && self.played[self.holder] == 0 {
+            out.push((self.holder, self.marked));
+        }
+    }
+
+    fn redeal_roles(&mut self, t: &Core, seat: usize, _rng: &mut Rng) -> bool {
+        if self
+            .hidden
+            .iter()
+            .all(|h| *h == seat || self.revealed.contains(h))
+        {
+            return true; // `seat` knows every landlord
+        }
+        // The hidden landlords are where the other copies now lie; the
+        // public facts must still hold: how many are hidden, the revealed
+        // ones among them, the open landlords the copies named.
+        let (a, b) = self.other_copies(t);
+        let holder = self.holder;
+        // (The hidden landlords, the rounds of bidding), as `start` reads them.
+        let (hidden, rounds): (Vec<usize>, usize) = if a != b && a != holder && b != holder {
+            (vec![a, b], 0)
+        } else if a == holder && b == holder {
+            (Vec::new(), 2)
+        } else if a == holder || b == holder {
+            (vec![if a == holder { b } else { a }], 1)
+        } else if t.rules().both_copies_open {
+            if self.open.get(1) != Some(&a) {
+                return false;
+            }
+            (Vec::new(), 1)
+        } else {
+            (vec![a], 1)
+        };
+        let same_shape = hidden.len() == self.hidden.len()
+            && rounds == self.rounds
+            && self.revealed.iter().all(|r| hidden.contains(r))
+            && hidden.contains(&seat) == self.hidden.contains(&seat)
+            && hidden.iter().all(|h| !self.open.contains(h));
+        if !same_shape {
+            return false;
+        }
+        if let Some(auction) = self.auction.as_mut() {
+            // The hidden landlords pass by force: none of them may have bid.
+            let bid = |s: usize| {
+                t.history
+                    .iter()
+                    .any(|(by, a)| *by == s && matches!(a, Action::Bid(_)))
+            };
+            if hidden.iter().any(|&h| bid(h)) {
+                return false;
+            }
+            let barred = auction.barred() & !seats(&self.hidden) | seats(&hidden);
+            auction.set_barred(barred);
+        }
+        self.hidden = hidden;
+        true
     }
 
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
