@@ -311,6 +311,26 @@ impl Engine {
             | m.cards.len() as u64
     }
 
+    /// `hint_key` packed in one integer that orders exactly as it does
+    /// (each field in as many bits as its values need, the first field
+    /// highest; a slot's count in 5 bits, as `31 - count`, so more cards
+    /// sort later as `u8::MAX - count` does): sorting by it is a sort of
+    /// integers, with no key to build per comparison.
+    pub fn hint_rank(&self, m: &Move) -> u128 {
+        let head = self.hint_head(m);
+        // (bomb 1 bit, power 16, strength 8, cards 8) from the head's
+        // fields, then the kind in 4 bits and the 16 slots in 80.
+        let packed_head = ((head >> 48) << 32)
+            | (((head >> 32) & 0xFFFF) << 16)
+            | (((head >> 24) & 0xFF) << 8)
+            | (head & 0xFF);
+        let mut low_first = 0u128;
+        for &n in &m.cards.0 {
+            low_first = (low_first << 5) | u128::from(31 - n.min(31));
+        }
+        (u128::from(packed_head) << 84) | (u128::from(m.kind as u8) << 80) | low_first
+    }
+
     /// Order key for hints: non-bombs before bombs, weaker before stronger,
     /// fewer cards first, then lower kickers.
     pub fn hint_key(&self, m: &Move) -> (bool, u16, u8, usize, Kind, [u8; SLOTS]) {
