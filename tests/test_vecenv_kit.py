@@ -133,7 +133,7 @@ def test_every_deal_ends_or_is_cut() -> None:
 def test_legal_ids_and_masks_name_the_same_actions() -> None:
     env = ddz.VecEnv("laizi", 6, seed=2, action_mask=True, copy=False)
     table = env.action_table
-    assert table is not None and len(table) == 555_471
+    assert table is not None and len(table) == 555_473
     rng = np.random.default_rng(2)
     obs = env.observe()
     for _ in range(60):

@@ -249,7 +249,11 @@ impl Env {
         if let Some(table) = ctx.ids {
             self.ids.clear();
             let legal = self.table.legal_unordered();
-            let id = |a: Action| table.id(&a).expect("every legal action has an id");
+            let id = |a: Action| {
+                table
+                    .id(&a)
+                    .unwrap_or_else(|| panic!("{a} has no action id"))
+            };
             self.ids.extend(legal.iter().map(id));
         }
     }
