@@ -311,24 +311,15 @@ impl Engine {
             | m.cards.len() as u64
     }
 
-    /// `hint_key` packed in one integer that orders exactly as it does
-    /// (each field in as many bits as its values need, the first field
-    /// highest; a slot's count in 5 bits, as `31 - count`, so more cards
-    /// sort later as `u8::MAX - count` does): sorting by it is a sort of
-    /// integers, with no key to build per comparison.
-    pub fn hint_rank(&self, m: &Move) -> u128 {
-        let head = self.hint_head(m);
-        // (bomb 1 bit, power 16, strength 8, cards 8) from the head's
-        // fields, then the kind in 4 bits and the 16 slots in 80.
-        let packed_head = ((head >> 48) << 32)
-            | (((head >> 32) & 0xFFFF) << 16)
-            | (((head >> 24) & 0xFF) << 8)
-            | (head & 0xFF);
-        let mut low_first = 0u128;
-        for &n in &m.cards.0 {
-            low_first = (low_first << 5) | u128::from(31 - n.min(31));
-        }
-        (u128::from(packed_head) << 84) | (u128::from(m.kind as u8) << 80) | low_first
+    /// `hint_key` as two integers that order exactly as it does: the
+    /// head (`hint_head`, then the kind) and the cards, low ranks first (a
+    /// slot's count compared as `u8::MAX - count` is the whole row read as
+    /// one big-endian integer, negated). Sorting by it compares integers,
+    /// with no key built per comparison.
+    #[inline]
+    pub fn hint_rank(&self, m: &Move) -> (u64, u128) {
+        let head = (self.hint_head(m) << 8) | u64::from(m.kind as u8);
+        (head, !u128::from_be_bytes(m.cards.0))
     }
 
     /// Order key for hints: non-bombs before bombs, weaker before stronger,

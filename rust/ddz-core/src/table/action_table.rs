@@ -14,14 +14,14 @@ use crate::cards::{Cards, SLOTS};
 use crate::engine::Engine;
 use crate::play::Move;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// Every decision of one rule set, numbered.
 #[derive(Clone, Debug)]
 pub struct ActionTable {
     /// The plays by id (their id is `WORDS.len()` + the place here).
     plays: Vec<Move>,
-    ids: HashMap<Move, u32, BuildHasherDefault<MoveHasher>>,
+    ids: HashMap<PlayKey, u32, BuildHasherDefault<KeyHasher>>,
 }
 
 impl ActionTable {
@@ -52,7 +52,7 @@ impl ActionTable {
         let ids = plays
             .iter()
             .enumerate()
-            .map(|(i, m)| (*m, (WORDS.len() + i) as u32))
+            .map(|(i, m)| (PlayKey::of(m), (WORDS.len() + i) as u32))
             .collect();
         ActionTable { plays, ids }
     }
@@ -79,7 +79,7 @@ impl ActionTable {
     /// The id of a play.
     #[inline]
     pub fn play_id(&self, m: &Move) -> Option<u32> {
-        self.ids.get(m).copied()
+        self.ids.get(&PlayKey::of(m)).copied()
     }
 
     /// The decision id `id` stands for.
@@ -91,43 +91,58 @@ impl ActionTable {
     }
 }
 
-/// A quick hash for the table's lookups (one per legal action per step):
-/// the bytes of a play, eight at a time, by multiplication and rotation
-/// (FxHash's step). Lookups only, of keys the table made itself, so no
-/// defence against chosen keys is needed.
-#[derive(Default, Clone, Copy)]
-pub struct MoveHasher(u64);
+/// A play as the table looks it up (a lookup per legal action per step):
+/// its cards and represents as integers and its reading in one word,
+/// hashed by a few multiplications (`Hash` below) rather than byte by byte.
+/// Lookups only, of keys the table made itself: no defence against
+/// chosen keys is needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PlayKey {
+    cards: u128,
+    represents: u128,
+    reading: u32,
+}
 
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl MoveHasher {
+impl PlayKey {
     #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+    fn of(m: &Move) -> PlayKey {
+        PlayKey {
+            cards: u128::from_le_bytes(m.cards.0),
+            represents: u128::from_le_bytes(m.represents.0),
+            reading: u32::from(m.kind as u8) | u32::from(m.rank) << 8 | u32::from(m.length) << 16,
+        }
     }
 }
 
-impl Hasher for MoveHasher {
+impl Hash for PlayKey {
     #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().expect("eight bytes")));
-        }
-        let mut rest = [0u8; 8];
-        let tail = chunks.remainder();
-        rest[..tail.len()].copy_from_slice(tail);
-        self.add(u64::from_le_bytes(rest));
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        const K: [u64; 3] = [
+            0x9E37_79B9_7F4A_7C15,
+            0xC2B2_AE3D_27D4_EB4F,
+            0x1656_67B1_9E37_79F9,
+        ];
+        let fold = |x: u128| (x as u64) ^ ((x >> 64) as u64).rotate_left(29);
+        let x = fold(self.cards).wrapping_mul(K[0])
+            ^ fold(self.represents).wrapping_mul(K[1]).rotate_left(31)
+            ^ u64::from(self.reading).wrapping_mul(K[2]);
+        state.write_u64((x ^ (x >> 29)).wrapping_mul(K[0]) ^ (x >> 32));
+    }
+}
+
+/// Takes the one word `PlayKey` hashes to as the hash.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("a PlayKey hashes to one word");
     }
 
     #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
     }
 
     #[inline]
@@ -145,10 +160,34 @@ mod tests {
         ActionTable::new(&Engine::new(Rules::preset(preset).unwrap()).unwrap())
     }
 
+    /// FxHash's step over eight bytes at a time (the tail zero-padded).
+    #[derive(Default)]
+    struct Digest(u64);
+
+    impl Digest {
+        fn write(&mut self, bytes: &[u8]) {
+            let mut chunks = bytes.chunks_exact(8);
+            for c in &mut chunks {
+                self.add(u64::from_le_bytes(c.try_into().unwrap()));
+            }
+            let mut rest = [0u8; 8];
+            rest[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+            self.add(u64::from_le_bytes(rest));
+        }
+
+        fn add(&mut self, word: u64) {
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+
+        fn finish(&self) -> u64 {
+            self.0
+        }
+    }
+
     /// A digest of the numbering of ids `0..ids`: each id's kind, rank,
     /// length, cards and represents, in id order.
     fn digest(t: &ActionTable, ids: usize) -> u64 {
-        let mut h = MoveHasher::default();
+        let mut h = Digest::default();
         for id in 0..ids {
             match t.action(id).unwrap() {
                 Action::Play(m) => {

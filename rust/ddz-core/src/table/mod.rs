@@ -106,7 +106,7 @@ pub struct Table {
     ordered: bool,
     /// Scratch for putting `plays` in hint order (kept from moment to
     /// moment, so that ordering allocates nothing).
-    order_keys: Vec<(u128, u32)>,
+    order_keys: Vec<((u64, u128), u32)>,
     order_plays: Vec<Move>,
     /// Times the cards were dealt again (everyone passed) since the
     /// table was set up or restarted.
