@@ -26,7 +26,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import numpy as np  # noqa: E402
 from compare import machine, version  # noqa: E402
 from vecenv import Draw, load  # noqa: E402
 
