@@ -99,9 +99,7 @@ def main() -> None:
     parser.add_argument("--no-copy", action="store_true", help="VecEnv(copy=False)")
     args = parser.parse_args()
     if args.steps is not None:
-        fixed_steps(
-            args.envs[0], args.steps, args.threads[0], not args.no_copy, not args.no_ids
-        )
+        fixed_steps(args.envs[0], args.steps, args.threads[0], not args.no_copy, not args.no_ids)
         return
 
     print(f"machine: {machine()}")
