@@ -2,14 +2,16 @@
 and steps per second of ``ddz.envs.gymnasium.VectorSeatEnv``; print a table.
 
     python benches/vecenv_kit.py [--envs N ...] [--seconds S] [--threads N ...]
-    python benches/vecenv_kit.py --steps N [--envs N] [--threads N] [--no-ids] [--no-copy]
+    python benches/vecenv_kit.py --steps N [--envs N] [--threads N] [--ids] [--no-copy]
         # fixed work for callgrind: one VecEnv row, no table
 
 A learner decision is one env's step: the learner (seat 0 of classic) takes one
 decision and the two other seats play inside the step until the learner's next turn
 or the deal's end, so the table takes about three decisions per learner decision.
 The learner draws a uniformly random legal index per env in numpy, into arrays made
-once (as ``benches/vecenv.py`` does), from the returned ``legal_offsets``;
+once (as ``benches/vecenv.py`` does), from the returned ``legal_offsets``. The
+columns: the default options (``copy=True``), ``copy=False``, and ``copy=False``
+with ``legal_ids=True``;
 ``VectorSeatEnv`` is stepped by the ids of those rows (one numpy gather a step).
 Every row prints the load average beside it: on a shared machine wall-clock rates
 move with the load, and ``--steps`` runs a fixed amount of work for
@@ -95,17 +97,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row")
     parser.add_argument("--opponents", default="greedy", help="the opponents' policy")
     parser.add_argument("--steps", type=int, default=None, help="fixed steps, no table")
-    parser.add_argument("--no-ids", action="store_true", help="VecEnv(legal_ids=False)")
+    parser.add_argument("--ids", action="store_true", help="VecEnv(legal_ids=True)")
     parser.add_argument("--no-copy", action="store_true", help="VecEnv(copy=False)")
     args = parser.parse_args()
     if args.steps is not None:
-        fixed_steps(args.envs[0], args.steps, args.threads[0], not args.no_copy, not args.no_ids)
+        fixed_steps(args.envs[0], args.steps, args.threads[0], not args.no_copy, args.ids)
         return
 
     print(f"machine: {machine()}")
     print(f"ddz {version('ddz')}; classic, learner at seat 0, opponents {args.opponents!r}")
     header = (
-        f"{'envs':>6}{'threads':>8}{'VecEnv':>12}{'copy=False':>12}{'no ids':>12}"
+        f"{'envs':>6}{'threads':>8}{'VecEnv':>12}{'copy=False':>12}{'+ids':>12}"
         f"{'VectorSeatEnv':>15}{'load':>7}"
     )
     print(f"{'':14}{'learner decisions/s':^36}{'steps/s':>15}")
@@ -114,15 +116,15 @@ def main() -> None:
     for envs in args.envs:
         for threads in args.threads:
             go = (envs, args.seconds, threads)
-            rate, _ = vecenv_rate(*go, copy=True, ids=True, opponents=args.opponents)
-            shared, _ = vecenv_rate(*go, copy=False, ids=True, opponents=args.opponents)
-            bare, _ = vecenv_rate(*go, copy=False, ids=False, opponents=args.opponents)
+            rate, _ = vecenv_rate(*go, copy=True, ids=False, opponents=args.opponents)
+            shared, _ = vecenv_rate(*go, copy=False, ids=False, opponents=args.opponents)
+            ids, _ = vecenv_rate(*go, copy=False, ids=True, opponents=args.opponents)
             vector = vector_rate(*go, opponents=args.opponents)
             print(
-                f"{envs:>6}{threads:>8}{rate:>12,.0f}{shared:>12,.0f}{bare:>12,.0f}"
+                f"{envs:>6}{threads:>8}{rate:>12,.0f}{shared:>12,.0f}{ids:>12,.0f}"
                 f"{vector:>15,.0f}{load():>7}"
             )
-        default = learner_env(envs, None, True, True, args.opponents).threads
+        default = learner_env(envs, None, True, False, args.opponents).threads
         print(f"{'':6}(threads=None picks {default} for {envs} envs)")
 
 

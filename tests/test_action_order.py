@@ -60,7 +60,7 @@ def test_every_form_takes_index_k_as_the_same_action(preset: str) -> None:
     want = [tuple(np.asarray(table.columns([i])[c][0]).tolist() for c in COLUMNS) for i in ids]
 
     # VecEnv: legal row k is the action, by its id and by its columns.
-    vec = ddz.VecEnv(preset, 1, seed=seed)
+    vec = ddz.VecEnv(preset, 1, seed=seed, legal_ids=True)
     obs = vec.observe()
     for (k, _), i, cols in zip(run, ids, want):
         assert int(obs["legal_ids"][k]) == i and row_of(obs, k) == cols

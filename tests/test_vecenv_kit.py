@@ -152,14 +152,15 @@ def test_legal_ids_and_masks_name_the_same_actions() -> None:
         env.step(np.full(6, -1), by="id")
     with pytest.raises(ValueError, match="by must be"):
         env.step(np.zeros(6, np.int64), by="slot")
-    with pytest.raises(ValueError, match="legal_ids"):
-        ddz.VecEnv("classic", 1, legal_ids=False, action_mask=True)
-    assert "legal_ids" not in ddz.VecEnv("classic", 1, legal_ids=False).observe()
+    assert "legal_ids" in ddz.VecEnv("classic", 1, action_mask=True).observe()
+    assert "legal_ids" not in ddz.VecEnv("classic", 1).observe()
+    with pytest.raises(ValueError, match="legal_ids=True to step by id"):
+        ddz.VecEnv("classic", 1).step([0], by="id")
 
 
 def test_stepping_by_id_is_stepping_by_index() -> None:
     a = ddz.VecEnv("classic", 8, seed=6)
-    b = ddz.VecEnv("classic", 8, seed=6)
+    b = ddz.VecEnv("classic", 8, seed=6, legal_ids=True)
     rng = np.random.default_rng(6)
     oa = ob = a.reset()
     ob = b.reset()
@@ -170,6 +171,7 @@ def test_stepping_by_id_is_stepping_by_index() -> None:
         ob, *_ = b.step(ids, by="id")
         for key in oa:
             np.testing.assert_array_equal(oa[key], ob[key], err_msg=key)
+        assert ob.keys() - oa.keys() == {"legal_ids"}
 
 
 def test_the_final_observation_is_the_acting_seats_view_of_the_end() -> None:

@@ -495,7 +495,7 @@ class VecEnv:
         reward_for: str = "seat",
         max_redeals: int | None = 10,
         max_decisions: int | None = None,
-        legal_ids: bool = True,
+        legal_ids: bool = False,
         action_mask: bool = False,
         final_obs: bool = False,
         step_api: str = "done",
@@ -551,7 +551,7 @@ class VecEnv:
     def step_api(self) -> str: ...
     @property
     def action_table(self) -> ActionTable | None:
-        """The fixed action ids of `legal_ids` (None with `legal_ids=False`)."""
+        """The fixed action ids of `legal_ids` (None unless `legal_ids` or `action_mask`)."""
 
 @final
 class ActionTable:

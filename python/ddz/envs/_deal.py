@@ -56,6 +56,7 @@ class Deal:
             reward=reward,
             max_redeals=max_redeals,
             max_decisions=max_decisions,
+            legal_ids=True,
         )
         self.players = rules.players
         self._index = np.zeros(1, np.int64)

@@ -234,6 +234,7 @@ class VectorSeatEnv(VectorEnv):
             reward_for="acting",
             max_redeals=max_redeals,
             max_decisions=max_decisions,
+            legal_ids=True,
             action_mask=action_mask,
             final_obs=True,
             step_api="gymnasium",
@@ -242,7 +243,7 @@ class VectorSeatEnv(VectorEnv):
         obs = self.vec.observe()
         self._keys = tuple(k for k in obs if not k.startswith("legal_") and k != "action_mask")
         table = self.vec.action_table
-        assert table is not None  # VecEnv numbers its actions by default
+        assert table is not None  # (legal_ids=True)
         self.action_table = table
         inner = row_space({k: obs[k][0] for k in self._keys}, self.rules)
         if action_mask:

@@ -712,12 +712,12 @@ impl PyVecEnv {
     /// opponents=None, ...)`; reset and ready to step (docs/rl.md).
     #[new]
     #[pyo3(
-        text_signature = "(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None, opponents=None, protocol='full', history=15, reward='score', reward_for='seat', max_redeals=10, max_decisions=None, legal_ids=True, action_mask=False, final_obs=False, step_api='done', copy=True)"
+        text_signature = "(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None, opponents=None, protocol='full', history=15, reward='score', reward_for='seat', max_redeals=10, max_decisions=None, legal_ids=False, action_mask=False, final_obs=False, step_api='done', copy=True)"
     )]
     #[pyo3(signature = (
         preset_or_rules, num_envs, seed = 0, threads = None, *, seats = None, opponents = None,
         protocol = "full", history = 15, reward = "score", reward_for = "seat",
-        max_redeals = Some(10), max_decisions = None, legal_ids = true,
+        max_redeals = Some(10), max_decisions = None, legal_ids = false,
         action_mask = false, final_obs = false, step_api = "done", copy = true
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -777,9 +777,8 @@ impl PyVecEnv {
                 "history must be 0..{MAX_HISTORY}, not {history}"
             )));
         }
-        if action_mask && !legal_ids {
-            return Err(value_error("action_mask=True needs legal_ids=True"));
-        }
+        // A mask is made of the ids: asking for it numbers the actions too.
+        let legal_ids = legal_ids || action_mask;
         let opening = opening_of(protocol)?;
         let protocol = if protocol == "full" {
             "full"
@@ -970,7 +969,8 @@ impl PyVecEnv {
         }
     }
 
-    /// The fixed action ids of `legal_ids` (None with `legal_ids=False`).
+    /// The fixed action ids of `legal_ids` (None unless `legal_ids` or
+    /// `action_mask`).
     #[getter]
     fn action_table(&self, py: Python<'_>) -> Option<Py<PyActionTable>> {
         self.table.as_ref().map(|t| t.clone_ref(py))

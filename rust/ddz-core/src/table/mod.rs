@@ -402,6 +402,11 @@ impl Table {
         let ranked = self.plays.iter().enumerate();
         self.order_keys
             .extend(ranked.map(|(i, m)| (e.hint_rank(m), i as u32)));
+        // Follows come out of the generator in hint order already (one
+        // kind, ranks ascending, then the bombs): nothing to move.
+        if self.order_keys.is_sorted() {
+            return;
+        }
         self.order_keys.sort_unstable();
         self.order_plays.clear();
         let plays = &self.plays;

@@ -437,7 +437,9 @@ impl VecEnv {
     /// legal is refused naming the env.
     pub fn indices_of_ids(&self, ids: &[i64]) -> Result<Vec<i64>, BadAction> {
         if self.options.ids.is_none() {
-            return Err(BadAction("this env numbers no actions".into()));
+            return Err(BadAction(
+                "this env numbers no actions: make it with legal_ids=True to step by id".into(),
+            ));
         }
         self.check_length(ids)?;
         let index = |(i, &id): (usize, &i64)| {
