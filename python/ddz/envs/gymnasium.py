@@ -22,7 +22,7 @@ from gymnasium.vector.utils import batch_space
 
 import ddz
 from ddz.envs._deal import Deal, rules_of
-from ddz.envs._forms import DEFAULT_CANDIDATES, make_form
+from ddz.envs._forms import DEFAULT_CANDIDATES, make_form, seat_space
 from ddz.envs._opponents import Policy, policy_of
 from ddz.envs._spaces import row_space
 
@@ -85,13 +85,7 @@ class SeatEnv(gymnasium.Env):
             max_decisions=max_decisions,
         )
         self.form = make_form(self.rules, actions, max_candidates)
-        inner = row_space(self._deal.row(), self.rules)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Dict({**inner.spaces, **self.form.extra_space}),
-                "action_mask": spaces.Box(0, 1, (self.form.size,), np.int8),
-            }
-        )
+        self.observation_space = seat_space(self._deal, self.form)
         self.action_space = spaces.Discrete(self.form.size)
 
     def _seat_opponents(self, seed: int) -> None:

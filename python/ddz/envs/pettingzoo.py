@@ -21,14 +21,72 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped,unused
 import ddz
 from ddz._ddz import ActionMasks
 from ddz.envs._deal import Deal, rules_of
-from ddz.envs._forms import DEFAULT_CANDIDATES, TableForm, make_form
-from ddz.envs._spaces import row_space
+from ddz.envs._forms import DEFAULT_CANDIDATES, TableForm, make_form, seat_space
 
 __all__ = ["DdzEnv", "DdzParallelEnv", "env", "parallel_env", "raw_env"]
 RENDER_MODES = ("human", "ansi")
 
 
-class DdzEnv(AECEnv):
+class _Seats:
+    """What both PettingZoo forms are made of: the rule set, the deal in play on
+    a one-env `VecEnv`, the action form, the agents (the seats) and their spaces."""
+
+    render_mode: str | None
+
+    def _set_up(
+        self,
+        preset: str | ddz.Rules,
+        actions: str | None,
+        max_candidates: int,
+        history: int,
+        reward: str,
+        max_redeals: int | None,
+        max_decisions: int | None,
+        render_mode: str | None,
+        rule_options: dict[str, Any],
+    ) -> None:
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.rules = rules_of(preset, rule_options)
+        self._deal = Deal(
+            self.rules,
+            history=history,
+            reward=reward,
+            max_redeals=max_redeals,
+            max_decisions=max_decisions,
+        )
+        self.form = make_form(self.rules, actions, max_candidates)
+        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
+        obs_space = seat_space(self._deal, self.form)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.form.size) for a in self.possible_agents}
+
+    @property
+    def action_table(self):
+        """The id -> decision table of the table form (`.action(id)`); None otherwise."""
+        return getattr(self.form, "table", None)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._deal.text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+class DdzEnv(_Seats, AECEnv):
     """One deal after another of a preset; agents `player_0 ..` are the seats."""
 
     metadata = {"name": "ddz_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
@@ -46,29 +104,18 @@ class DdzEnv(AECEnv):
         render_mode: str | None = None,
         **rule_options: Any,
     ) -> None:
-        super().__init__()
-        if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
-        self.rules = rules_of(preset, rule_options)
-        self._deal = Deal(
-            self.rules,
-            history=history,
-            reward=reward,
-            max_redeals=max_redeals,
-            max_decisions=max_decisions,
+        AECEnv.__init__(self)
+        self._set_up(
+            preset,
+            actions,
+            max_candidates,
+            history,
+            reward,
+            max_redeals,
+            max_decisions,
+            render_mode,
+            rule_options,
         )
-        self.form = make_form(self.rules, actions, max_candidates)
-        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
-        inner = row_space(self._deal.row(), self.rules)
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Dict({**inner.spaces, **self.form.extra_space}),
-                "action_mask": spaces.Box(0, 1, (self.form.size,), np.int8),
-            }
-        )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.form.size) for a in self.possible_agents}
         self._masks = self._in_place() if isinstance(self.form, TableForm) else None
         self._begin()
 
@@ -80,17 +127,6 @@ class DdzEnv(AECEnv):
         masks = [np.zeros(self.form.size, np.int8) for _ in self.possible_agents]
         self._views = [{"observation": r, "action_mask": m} for r, m in zip(rows, masks)]
         return ActionMasks(self._deal.vec, rows, masks)
-
-    @property
-    def action_table(self):
-        """The id -> decision table of the table form (`.action(id)`); None otherwise."""
-        return getattr(self.form, "table", None)
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     def _begin(self) -> None:
         self.agents = self.possible_agents[:]
@@ -185,18 +221,6 @@ class DdzEnv(AECEnv):
         if self.agents and self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self._deal.text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self) -> None:
-        pass
-
 
 def raw_env(preset: str | ddz.Rules = "classic", **options: Any) -> DdzEnv:
     return DdzEnv(preset, **options)
@@ -210,7 +234,7 @@ def env(preset: str | ddz.Rules = "classic", **options: Any) -> DdzEnv:
     return DdzEnv(preset, **options)
 
 
-class DdzParallelEnv(ParallelEnv):
+class DdzParallelEnv(_Seats, ParallelEnv):
     """The parallel form: every live agent is given an observation at every step,
     and one action each is taken, of which only the agent to act's is played (the
     others are ignored, as in PettingZoo's turn-based conversion). Each agent's
@@ -236,42 +260,20 @@ class DdzParallelEnv(ParallelEnv):
         render_mode: str | None = None,
         **rule_options: Any,
     ) -> None:
-        if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
-        self.rules = rules_of(preset, rule_options)
-        self._deal = Deal(
-            self.rules,
-            history=history,
-            reward=reward,
-            max_redeals=max_redeals,
-            max_decisions=max_decisions,
+        self._set_up(
+            preset,
+            actions,
+            max_candidates,
+            history,
+            reward,
+            max_redeals,
+            max_decisions,
+            render_mode,
+            rule_options,
         )
-        self.form = make_form(self.rules, actions, max_candidates)
-        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
-        inner = row_space(self._deal.row(), self.rules)
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Dict({**inner.spaces, **self.form.extra_space}),
-                "action_mask": spaces.Box(0, 1, (self.form.size,), np.int8),
-            }
-        )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.form.size) for a in self.possible_agents}
         self._blank = self.form.blank()
         self.agents: list[str] = []
         self._last: dict[str, Any] = {}
-
-    @property
-    def action_table(self):
-        """The id -> decision table of the table form (`.action(id)`); None otherwise."""
-        return getattr(self.form, "table", None)
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     def _observations(self) -> dict[str, Any]:
         deal = self._deal
@@ -337,18 +339,6 @@ class DdzParallelEnv(ParallelEnv):
         }
         self.agents = []
         return last, rewards, terminated, truncated, infos
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self._deal.text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self) -> None:
-        pass
 
 
 def parallel_env(preset: str | ddz.Rules = "classic", **options: Any) -> DdzParallelEnv:
