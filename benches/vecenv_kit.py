@@ -10,8 +10,8 @@ decision and the two other seats play inside the step until the learner's next t
 or the deal's end, so the table takes about three decisions per learner decision.
 The learner draws a uniformly random legal index per env in numpy, into arrays made
 once (as ``benches/vecenv.py`` does), from the returned ``legal_offsets``. The
-columns: the default options (``copy=True``), ``copy=False``, and ``copy=False``
-with ``legal_ids=True``;
+columns: the default options (``copy=True``), ``copy=False``, ``copy=False`` with
+``legal_ids=True``, and ``VectorSeatEnv`` with ``copy=True`` and ``copy=False``;
 ``VectorSeatEnv`` is stepped by the ids of those rows (one numpy gather a step).
 Every row prints the load average beside it: on a shared machine wall-clock rates
 move with the load, and ``--steps`` runs a fixed amount of work for
@@ -48,38 +48,54 @@ def learner_env(envs: int, threads: int | None, copy: bool, ids: bool, opponents
     )
 
 
+class Rate:
+    """Steps of all envs per second of wall time, and per second of this
+    process's CPU time (on a machine other work shares, the CPU rate is what a
+    core gives when it is ours; the wall rate is what we got)."""
+
+    def __init__(self, envs: int) -> None:
+        self.envs, self.steps = envs, 0
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def running(self, seconds: float) -> bool:
+        return time.perf_counter() - self.wall < seconds
+
+    def text(self) -> str:
+        wall = self.steps * self.envs / (time.perf_counter() - self.wall)
+        cpu = self.steps * self.envs / (time.process_time() - self.cpu)
+        return f"{wall / 1e6:.2f}M ({cpu / 1e6:.2f}M)"
+
+
 def vecenv_rate(
     envs: int, seconds: float, threads: int | None, copy: bool, ids: bool, opponents: str
-) -> tuple[float, int]:
-    """Learner decisions per second over `seconds`, and the env's thread count."""
+) -> str:
+    """Learner decisions per second over `seconds`: wall (CPU)."""
     env = learner_env(envs, threads, copy, ids, opponents)
     draw = Draw(envs)
     obs = env.reset()
-    steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    rate = Rate(envs)
+    while rate.running(seconds):
         for _ in range(20):
             obs, *_ = env.step(draw(obs["legal_offsets"]))
-        steps += 20
-    return steps * envs / (time.perf_counter() - t0), env.threads
+        rate.steps += 20
+    return rate.text()
 
 
-def vector_rate(envs: int, seconds: float, threads: int | None, opponents: str) -> float:
-    """`VectorSeatEnv` steps (one per env) per second over `seconds`."""
+def vector_rate(envs: int, seconds: float, threads: int | None, opponents: str, copy: bool) -> str:
+    """`VectorSeatEnv` steps (one per env) per second over `seconds`: wall (CPU)."""
     from ddz.envs.gymnasium import VectorSeatEnv
 
-    env = VectorSeatEnv("classic", envs, 0, opponents=opponents, threads=threads)
+    env = VectorSeatEnv("classic", envs, 0, opponents=opponents, threads=threads, copy=copy)
     draw = Draw(envs)
     _, infos = env.reset(seed=1)
-    steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    rate = Rate(envs)
+    while rate.running(seconds):
         for _ in range(20):
             off = infos["legal_offsets"]
             ids = infos["legal_ids"][off[:-1] + draw(off)]
             _, _, _, _, infos = env.step(ids)
-        steps += 20
-    return steps * envs / (time.perf_counter() - t0)
+        rate.steps += 20
+    return rate.text()
 
 
 def fixed_steps(envs: int, steps: int, threads: int | None, copy: bool, ids: bool) -> None:
@@ -106,26 +122,25 @@ def main() -> None:
 
     print(f"machine: {machine()}")
     print(f"ddz {version('ddz')}; classic, learner at seat 0, opponents {args.opponents!r}")
-    header = (
-        f"{'envs':>6}{'threads':>8}{'VecEnv':>12}{'copy=False':>12}{'+ids':>12}"
-        f"{'VectorSeatEnv':>15}{'load':>7}"
-    )
-    print(f"{'':14}{'learner decisions/s':^36}{'steps/s':>15}")
+    print("millions a second of wall time (of this process's CPU time)")
+    columns = ("VecEnv", "copy=False", "+legal_ids", "Vector", "Vector, copy=False")
+    header = f"{'envs':>5}{'thr':>4}" + "".join(f"{c:>19}" for c in columns) + f"{'load':>6}"
     print(header)
     print("-" * len(header))
     for envs in args.envs:
         for threads in args.threads:
-            go = (envs, args.seconds, threads)
-            rate, _ = vecenv_rate(*go, copy=True, ids=False, opponents=args.opponents)
-            shared, _ = vecenv_rate(*go, copy=False, ids=False, opponents=args.opponents)
-            ids, _ = vecenv_rate(*go, copy=False, ids=True, opponents=args.opponents)
-            vector = vector_rate(*go, opponents=args.opponents)
-            print(
-                f"{envs:>6}{threads:>8}{rate:>12,.0f}{shared:>12,.0f}{ids:>12,.0f}"
-                f"{vector:>15,.0f}{load():>7}"
-            )
+            go, opp = (envs, args.seconds, threads), args.opponents
+            rates = [
+                vecenv_rate(*go, copy=True, ids=False, opponents=opp),
+                vecenv_rate(*go, copy=False, ids=False, opponents=opp),
+                vecenv_rate(*go, copy=False, ids=True, opponents=opp),
+                vector_rate(*go, opponents=opp, copy=True),
+                vector_rate(*go, opponents=opp, copy=False),
+            ]
+            row = "".join(f"{r:>19}" for r in rates)
+            print(f"{envs:>5}{threads:>4}{row}{load():>6}", flush=True)
         default = learner_env(envs, None, True, False, args.opponents).threads
-        print(f"{'':6}(threads=None picks {default} for {envs} envs)")
+        print(f"{'':5}(threads=None picks {default} for {envs} envs)")
 
 
 if __name__ == "__main__":
