@@ -480,18 +480,16 @@ impl VecEnv {
                 ..self.dims
             });
         }
-        let mut rows = self.side_obs.all();
-        let mut blocks = rows.blocks(&dims, 1);
         let counts: Vec<usize> = envs
             .iter()
             .map(|&i| self.envs[i].table.legal_unordered().len())
             .collect();
-        for (row, &i) in blocks.iter_mut().zip(envs) {
+        let mut rows = self.side_obs.rows(&dims);
+        for (row, &i) in rows.iter_mut().zip(envs) {
             let env = &mut self.envs[i];
             let seat = env.table.to_act();
-            let mut one = row.env(0, &dims);
             obs::write(
-                &mut one,
+                row,
                 &env.table,
                 seat,
                 &env.log,
@@ -499,7 +497,7 @@ impl VecEnv {
                 &mut env.scratch,
             );
         }
-        drop(blocks);
+        drop(rows);
         let chosen: Vec<&Env> = envs.iter().map(|&i| &self.envs[i]).collect();
         let total: usize = counts.iter().sum();
         let with_ids = self.options.ids.is_some();
