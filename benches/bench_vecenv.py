@@ -32,3 +32,24 @@ def test_vecenv_steps(benchmark, preset):
         return STEPS * ENVS
 
     assert benchmark(steps) == STEPS * ENVS
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy"])
+def test_vecenv_steps_with_opponents_inside(benchmark, opponents):
+    # Seat 0 learns; the other seats are played inside each step
+    # (benches/vecenv_kit.py prints learner decisions per second).
+    benchmark.group = "vecenv-opponents"
+    env = ddz.VecEnv("classic", ENVS, seed=1, seats=[0], opponents=opponents, copy=False)
+    rng = np.random.default_rng(1)
+    state = {"obs": env.reset()}
+
+    def steps() -> int:
+        obs = state["obs"]
+        for _ in range(STEPS):
+            counts = np.diff(obs["legal_offsets"])
+            obs, _, _, _ = env.step((rng.random(ENVS) * counts).astype(np.int64))
+            assert (obs["seat"] == 0).all()
+        state["obs"] = obs
+        return STEPS * ENVS
+
+    assert benchmark(steps) == STEPS * ENVS

@@ -153,7 +153,8 @@ def main() -> None:
         return
 
     print(f"machine: {machine()}")
-    print(f"ddz {version('ddz')}, threads {args.threads or ddz.default_threads()}")
+    threads = ddz.VecEnv("classic", args.envs, threads=args.threads).threads
+    print(f"ddz {version('ddz')}, threads {threads} (the VecEnv's; threads=None picks by envs)")
     print(
         f"VecEnv, {args.envs} envs, random legal indices drawn in numpy, observations"
         f" every step, {args.seconds:g} s per row"

@@ -202,6 +202,55 @@ def test_an_agent_plays_every_decision_of_the_full_protocol_through_game() -> No
     assert got["overall"] == want["overall"] and {"bid", "play"} <= agent.phases
 
 
+def greedy_batch(obs: dict) -> np.ndarray:
+    """The greedy player as a batch policy on `VecEnv`'s arrays: the first play
+    (plays come first, smallest first), else the lowest bid or a call, else a
+    decline, else pass."""
+    names = ddz.VecEnv.kind_names
+    ranks = [
+        lambda n: n not in names[14:],
+        lambda n: n in ("bid", "call"),
+        lambda n: n[:3] == "no-",
+    ]
+    ranks.append(lambda n: n == "pass")
+    off = obs["legal_offsets"]
+    picks = []
+    for i in range(len(off) - 1):
+        kinds = [names[k] for k in obs["legal_kind"][off[i] : off[i + 1]]]
+        picks.append(next((j for want in ranks for j, n in enumerate(kinds) if want(n)), 0))
+    return np.array(picks)
+
+
+@pytest.mark.parametrize(
+    ("preset", "protocol", "b"),
+    [
+        ("classic", "douzero", "random"),
+        ("laizi", "douzero", "greedy"),
+        ("five-player", "full", "random"),
+        ("six-player-teams", "full", "greedy"),
+    ],
+)
+def test_a_batch_policy_gives_the_figures_of_its_built_in_twin(
+    preset: str, protocol: str, b: str
+) -> None:
+    # Every deal at once through VecEnv's seats: the same per-seat policies and
+    # generators as ddz.simulate's, so the same games, deal for deal.
+    batch = ddz.evaluate(preset, greedy_batch, b, 40, seed=5, protocol=protocol)
+    builtin = ddz.evaluate(preset, "greedy", b, 40, seed=5, protocol=protocol)
+    assert batch["a"] == "greedy_batch"
+    assert {k: v for k, v in batch.items() if k != "a"} == {
+        k: v for k, v in builtin.items() if k != "a"
+    }
+    both = ddz.evaluate(preset, greedy_batch, greedy_batch, 40, seed=5, protocol=protocol)
+    same = ddz.evaluate(preset, "greedy", "greedy", 40, seed=5, protocol=protocol)
+    assert both["overall"] == same["overall"]
+
+
+def test_a_batch_policy_does_not_play_beside_an_agent() -> None:
+    with pytest.raises(TypeError, match="batch policy"):
+        ddz.evaluate("classic", greedy_batch, GreedyAgent(), 5)
+
+
 # ---- bad input and the command line --------------------------------------
 
 

@@ -38,3 +38,29 @@ def test_douzero_actor_loop_fills_every_position() -> None:
     filled = example.act(Env("wp", seed=3), example.StandInModel(seed=1), deals=8)
     # Every position acts in every deal; the targets cover each step it took.
     assert all(steps >= 8 for steps, _ in filled.values()), filled
+
+
+def test_dmc_trains_and_is_evaluated_as_a_batch_policy() -> None:
+    # A few seconds of the DMC example (its strength is the bench's:
+    # benches/dmc_classic.py); here that it runs, learns from every ended
+    # deal, and plays ddz.evaluate as a batch policy.
+    example = load("dmc_classic")
+    seen: list[tuple[float, int]] = []
+    net = example.train(3.0, envs=64, on_report=lambda net, t, deals: seen.append((t, deals)))
+    assert seen and seen[-1][1] > 0
+    figures = example.win_rate(net, 20)
+    assert 0.0 <= figures["overall"]["wp"]["value"] <= 1.0
+    assert figures["a"] == "dmc" and figures["b"] == "greedy"
+
+
+def test_dmc_picks_the_best_legal_action_of_each_env() -> None:
+    import numpy as np
+
+    example = load("dmc_classic")
+    q = np.array([0.1, 0.7, 0.7, -1.0, 0.3, 0.2, 0.9], np.float32)
+    offsets = np.array([0, 3, 4, 7])
+    assert example.best_indices(q, offsets).tolist() == [1, 0, 2]
+    import ddz
+
+    obs = ddz.VecEnv("classic", 4, seats=[0], opponents="greedy").observe()
+    assert example.features(obs).shape == (obs["legal_offsets"][-1], example.INPUTS)

@@ -159,7 +159,7 @@ def test_env_i_deals_the_table_seeded_seed_plus_i() -> None:
         assert env.observation(i)["hand"] == table.observation(table.to_act)["hand"]
 
 
-def test_win_rewards_are_plus_and_minus_one() -> None:
+def test_win_rewards_split_each_sides_one_and_sum_to_zero() -> None:
     env = ddz.VecEnv("classic", 8, seed=3, reward="win")
     rng = np.random.default_rng(3)
     obs = env.reset()
@@ -168,7 +168,11 @@ def test_win_rewards_are_plus_and_minus_one() -> None:
         obs, rewards, terminated, info = env.step(random_actions(obs, rng))
         done = terminated.nonzero()[0]
         ended += len(done)
-        np.testing.assert_array_equal(rewards[done], np.where(info["winners"][done], 1.0, -1.0))
+        winners = info["winners"][done]
+        won = winners.sum(axis=1, keepdims=True)
+        want = np.where(winners, 1.0 / won, -1.0 / (3 - won))
+        np.testing.assert_allclose(rewards[done], want)
+        np.testing.assert_allclose(rewards[done].sum(axis=1), 0, atol=1e-6)
     assert ended > 0
 
 
@@ -182,12 +186,18 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
         env.step(bad)
     with pytest.raises(ValueError, match="env 1"):
         env.step([0, -1, 0])
-    with pytest.raises(ValueError, match="one per env is 3"):
+    with pytest.raises(ValueError, match=r"shape \(3,\), one per env, not \(2,\)") as wrong:
         env.step([0, 0])
+    assert type(wrong.value) is ValueError  # the shape, not an illegal action
     with pytest.raises(TypeError, match="integers"):
         env.step([0.0, 0.0, 0.0])
-    with pytest.raises(ValueError, match="1-d"):
+    with pytest.raises(ValueError, match=r"shape \(3,\), one per env, not \(3, 1\)"):
         env.step(np.zeros((3, 1), np.int64))
+    # An unsigned value past int64 is named as it is, not wrapped negative.
+    with pytest.raises(ValueError, match=r"actions\[0\] is 9223372036854775813, not a legal"):
+        env.step(np.full(3, 2**63 + 5, np.uint64))
+    with pytest.raises(ValueError, match=r"actions\[1\] is 18446744073709551615"):
+        env.step(np.array([0, 2**64 - 1, 0], np.uint64))
     after = env.observe()
     for key in obs:
         np.testing.assert_array_equal(obs[key], after[key], err_msg=key)

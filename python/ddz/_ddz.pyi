@@ -35,6 +35,8 @@ __all__ = [
     "VecEnv",
     "DouZeroCore",
     "ActionMasks",
+    "ActionTable",
+    "play_seated",
     "__version__",
 ]
 
@@ -63,6 +65,23 @@ def simulate(
 ) -> dict[str, Any]:
     """Raw simulation results (deals `first ..`; None means 0); `ddz.simulate` is the
     public wrapper. Too large a run raises MemoryError before any work."""
+
+#: A batch player: a built-in policy's name, or a callable given the observation
+#: arrays of all the envs it plays now and returning one legal index per env.
+_BatchPlayer: TypeAlias = str | Callable[[dict[str, npt.NDArray[Any]]], npt.ArrayLike]
+
+def play_seated(
+    rules: Rules,
+    deals: int,
+    players: Sequence[_BatchPlayer],
+    seed: int = 0,
+    first: int = 0,
+    protocol: str = "full",
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """Deals `first .. first + deals` of series `seed`, one player per seat (names
+    or batch callables), as `simulate`'s dict; `ddz.evaluate` plays batch
+    policies with it."""
 
 def greedy_choice(legal: Sequence[_Action]) -> int:
     """The index `GreedyAgent` takes among `legal` (a moment's actions in
@@ -477,28 +496,36 @@ class VecEnv:
         seed: int = 0,
         threads: int | None = None,
         *,
+        seats: int | Sequence[int] | None = None,
+        opponents: _BatchPlayer | Sequence[_BatchPlayer] | None = None,
+        protocol: str = "full",
         history: int = 15,
         reward: str = "score",
+        reward_for: str = "seat",
+        max_redeals: int | None = 10,
+        max_decisions: int | None = None,
+        legal_ids: bool = False,
+        action_mask: bool = False,
+        final_obs: bool = False,
+        step_api: str = "done",
         copy: bool = True,
     ) -> VecEnv: ...
     def reset(self, seed: int | None = None) -> dict[str, npt.NDArray[Any]]:
         """Every env to the first deal of its series; the observations."""
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        dict[str, npt.NDArray[Any]],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        dict[str, npt.NDArray[Any]],
-    ]:
-        """One legal index per env -> `(obs, rewards, terminated, info)`."""
+    def step(self, actions: npt.ArrayLike, *, by: str = "index") -> tuple[Any, ...]:
+        """One action per env (a legal index, or with `by="id"` an action id) ->
+        `(obs, rewards, done, info)`, or with `step_api="gymnasium"`
+        `(obs, rewards, terminated, truncated, info)`."""
 
     def observe(self) -> dict[str, npt.NDArray[Any]]:
         """The observations of the last reset or step."""
 
     def observation(self, i: int) -> dict[str, Any]:
         """Env `i`'s deal as its seat to act sees it, as `Game.observation` gives it."""
+
+    def observe_seat(self, i: int, seat: int) -> dict[str, npt.NDArray[Any]]:
+        """Env `i`'s deal as `seat` sees it now: one row of each observation key."""
 
     @property
     def num_envs(self) -> int: ...
@@ -518,6 +545,37 @@ class VecEnv:
     def preset(self) -> str: ...
     @property
     def role_keys(self) -> list[str]: ...
+    @property
+    def seats(self) -> list[int]:
+        """The seats the learner plays."""
+    @property
+    def protocol(self) -> str: ...
+    @property
+    def reward_for(self) -> str: ...
+    @property
+    def max_redeals(self) -> int | None: ...
+    @property
+    def max_decisions(self) -> int | None: ...
+    @property
+    def step_api(self) -> str: ...
+    @property
+    def action_table(self) -> ActionTable | None:
+        """The fixed action ids of `legal_ids` (None unless `legal_ids` or `action_mask`)."""
+
+@final
+class ActionTable:
+    """Every decision of a rule set numbered (docs/rl.md, "Fixed action ids")."""
+
+    def __new__(cls, rules: Rules) -> ActionTable: ...
+    def __len__(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    def action(self, action_id: int) -> _Action:
+        """The decision `action_id` stands for: a `Move`, or its word."""
+    def id(self, action: _Action | str) -> int:
+        """The id of a `Move`, a word, or a play's text with one reading."""
+    def columns(self, ids: npt.ArrayLike) -> dict[str, npt.NDArray[Any]]:
+        """`kind`, `rank`, `length`, `cards`, `represents` of some ids."""
 
 @final
 class DouZeroCore:
@@ -549,11 +607,9 @@ class ActionMasks:
     def __new__(
         cls,
         vec: VecEnv,
-        keys: npt.NDArray[np.uint8],
-        ids: npt.NDArray[np.int64],
         rows: Sequence[dict[str, npt.NDArray[Any]]],
         masks: Sequence[npt.NDArray[np.int8]],
     ) -> ActionMasks: ...
     def restart(self) -> int: ...
     def legal_index(self, seat: int, id: int) -> int | None: ...
-    def step(self, index: int) -> int | tuple[npt.NDArray[Any], dict[str, npt.NDArray[Any]]]: ...
+    def step(self, id: int) -> int | tuple[npt.NDArray[Any], dict[str, npt.NDArray[Any]]]: ...

@@ -4,8 +4,11 @@ the seats swapped, with 95% intervals (docs/evaluate.md).
 Game 1 of deal i seats A at seat 0 and B at every other seat; game 2 deals
 the same cards and seats B at seat 0 and A at every other seat. Built-in
 policy names on both sides play in Rust on every core (`ddz.simulate` with
-one policy per seat); as soon as one side is a Python agent, every seat is
-played through `ddz.Game`, the names by their Python twins.
+one policy per seat); a batch policy (a callable on `VecEnv`'s observation
+arrays, as `VecEnv`'s opponents are) plays every deal at once beside them
+(`ddz._ddz.play_seated`, the same per-seat policies); as soon as one side is
+a Python agent, every seat is played through `ddz.Game`, the names by their
+Python twins.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any, Union, cast
 import numpy as np
 
 import ddz
-from ddz._ddz import Rules
+from ddz._ddz import Rules, play_seated
 from ddz.agents import decide
 from ddz.simulate import simulate
 from ddz.types import Evaluation
@@ -29,7 +32,9 @@ from ddz.types import Evaluation
 PROTOCOLS = ("douzero", "full")
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
-#: A player: a built-in policy name, or an object with `act(observation, legal)`.
+#: A player: a built-in policy name, an object with `act(observation, legal)`, or a
+#: batch policy: a callable given `VecEnv`'s observation arrays of many envs at once
+#: and returning one legal index per env.
 Player = Union[str, Any]
 #: The report's seat columns that name a role, in the order a seat's role is
 #: read (a seat in none of them is a farmer); the name each role is given.
@@ -121,16 +126,33 @@ def _checked(
     for side, player in (("a", a), ("b", b)):
         if isinstance(player, str):
             ddz.simulate(rules, 0, policy=player)  # names the policies if unknown
-        elif not callable(getattr(player, "act", None)):
+        elif not callable(getattr(player, "act", None)) and not callable(player):
             raise TypeError(
-                f"{side} must be a policy name or an agent with act(observation, legal), "
-                f"not {player!r}"
+                f"{side} must be a policy name, an agent with act(observation, legal) or a "
+                f"batch policy fn(obs) -> legal indices, not {player!r}"
             )
+    if any(_is_agent(p) for p in (a, b)) and any(_is_batch(p) for p in (a, b)):
+        raise TypeError(
+            "a batch policy plays beside policy names or batch policies, not beside an agent "
+            "with act(observation, legal): the agent plays through ddz.Game, one decision at a time"
+        )
     return rules, (name_of(a), name_of(b))
 
 
+def _is_agent(player: Player) -> bool:
+    return not isinstance(player, str) and callable(getattr(player, "act", None))
+
+
+def _is_batch(player: Player) -> bool:
+    return not isinstance(player, str) and not _is_agent(player) and callable(player)
+
+
 def name_of(player: Player) -> str:
-    return player if isinstance(player, str) else type(player).__name__
+    if isinstance(player, str):
+        return player
+    if _is_batch(player):
+        return getattr(player, "__name__", type(player).__name__)
+    return type(player).__name__
 
 
 def play(
@@ -149,10 +171,9 @@ def play(
     mine = np.zeros((deals, 2, n), bool)
     mine[:, 0, 0] = True
     mine[:, 1, 1:] = True
-    if isinstance(a, str) and isinstance(b, str):
+    if not (_is_agent(a) or _is_agent(b)):
         runs = [
-            simulate(rules, deals, seed, threads, seating, first=first, opening=_OPENING[protocol])
-            for seating in seatings
+            _in_rust(rules, seating, first, deals, seed, protocol, threads) for seating in seatings
         ]
         scores = np.stack([r["scores"] for r in runs], axis=1)
         bombs = np.stack([r["bombs"] for r in runs], axis=1)
@@ -177,6 +198,23 @@ def play(
                     names.append(role)
                 roles[i, g, seat] = names.index(role)
     return Games(scores=scores, roles=roles, mine=mine, bombs=bombs, role_names=names)
+
+
+def _in_rust(
+    rules: Rules,
+    seating: list[Player],
+    first: int,
+    deals: int,
+    seed: int,
+    protocol: str,
+    threads: int | None,
+) -> Mapping[str, Any]:
+    """One game of each deal, every seat in Rust: names through `ddz.simulate`; with
+    a batch policy, every deal at once, the policy asked for all its envs."""
+    if all(isinstance(p, str) for p in seating):
+        names = [str(p) for p in seating]
+        return simulate(rules, deals, seed, threads, names, first=first, opening=_OPENING[protocol])
+    return play_seated(rules, deals, seating, seed, first, protocol, threads)
 
 
 def _report_row(run: Mapping[str, Any], i: int) -> dict[str, Any]:

@@ -36,14 +36,35 @@ class Deal:
     else a series drawn from the `seed` of the last seeded reset.
     """
 
-    def __init__(self, rules: ddz.Rules, *, history: int, reward: str, seed: int = 0) -> None:
+    def __init__(
+        self,
+        rules: ddz.Rules,
+        *,
+        history: int,
+        reward: str,
+        seed: int = 0,
+        max_redeals: int | None = 10,
+        max_decisions: int | None = None,
+    ) -> None:
         self.rules = rules
-        self.vec = ddz.VecEnv(rules, 1, seed=seed, threads=1, history=history, reward=reward)
+        self.vec = ddz.VecEnv(
+            rules,
+            1,
+            seed=seed,
+            threads=1,
+            history=history,
+            reward=reward,
+            max_redeals=max_redeals,
+            max_decisions=max_decisions,
+            legal_ids=True,
+        )
         self.players = rules.players
         self._index = np.zeros(1, np.int64)
         self._rng = np.random.default_rng(seed)
         self.obs = self.vec.observe()
-        self._row_keys = tuple(k for k in self.obs if k != "legal_offsets" and k not in LEGAL_KEYS)
+        self._row_keys = tuple(
+            k for k in self.obs if k not in ("legal_offsets", "legal_ids") and k not in LEGAL_KEYS
+        )
         self.fresh = True
 
     def reset(self, seed: int | None = None) -> None:
@@ -64,18 +85,19 @@ class Deal:
     def legal_count(self) -> int:
         return int(self.obs["legal_offsets"][1])
 
-    def step(self, index: int) -> tuple[np.ndarray, dict[str, Any]] | None:
-        """Take legal action `index`; `(rewards by seat, result)` when the deal ends."""
-        self._index[0] = index
-        obs, rewards, terminated, info = self.vec.step(self._index)
+    def step(self, action: int, by: str = "index") -> tuple[np.ndarray, dict[str, Any]] | None:
+        """Take legal action `action` (an index, or with `by="id"` an action id);
+        `(rewards by seat, result)` when the deal ends or is cut (`result["truncated"]`)."""
+        self._index[0] = action
+        obs, rewards, done, info = self.vec.step(self._index, by=by)
         self.obs = obs
-        self.fresh = bool(terminated[0])
+        self.fresh = bool(done[0])
         return self.ended(rewards, info) if self.fresh else None
 
     def ended(
         self, rewards: np.ndarray, info: dict[str, np.ndarray]
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """`(rewards by seat, result)` of the deal a step has just ended."""
+        """`(rewards by seat, result)` of the deal a step has just ended or cut."""
         self.fresh = True
         result = {k: v[0].tolist() for k, v in info.items()}
         return rewards[0].astype(np.float64), result

@@ -1,7 +1,7 @@
 """The two action forms of the single-game adapters (docs/rl.md).
 
-- `TableForm`: a fixed id per decision (`ActionTable`) and a mask over all ids;
-  for the one-deck presets.
+- `TableForm`: a fixed id per decision (`ActionTable`, `VecEnv`'s `legal_ids`) and
+  a mask over all ids; the default of the one-deck presets, available for every one.
 - `CandidateForm`: the action is a slot in this moment's candidate list, whose
   features (count rows, kind, rank, length) the observation carries; for every
   preset, the only form of the multi-deck ones.
@@ -16,9 +16,9 @@ import numpy as np
 from gymnasium import spaces
 
 import ddz
-from ddz.envs._actions import PASS_KIND, action_table, enumerable, legal_keys
-from ddz.envs._deal import LEGAL_KEYS
-from ddz.envs._spaces import bounds
+from ddz.envs._actions import PASS_KIND, action_table, enumerable
+from ddz.envs._deal import LEGAL_KEYS, Deal
+from ddz.envs._spaces import bounds, row_space
 
 DEFAULT_CANDIDATES = 2048
 
@@ -32,10 +32,14 @@ class TableForm:
         self.extra_space: dict[str, spaces.Space] = {}
 
     def encode(self, obs: dict[str, np.ndarray]):
-        ids = self.table.ids(legal_keys(obs, 0, int(obs["legal_offsets"][1])))
+        ids = obs["legal_ids"][: int(obs["legal_offsets"][1])]
         mask = np.zeros(self.size, np.int8)
         mask[ids] = 1
         return {}, mask, ids
+
+    def blank(self) -> dict[str, np.ndarray]:
+        """The extra keys of a seat with nothing to decide: none."""
+        return {}
 
     def legal_index(self, action: int, picks: np.ndarray) -> int | None:
         # A list's `index` beats numpy's per-call cost on a handful of ids.
@@ -84,6 +88,12 @@ class CandidateForm:
         mask[:k] = 1
         return extra, mask, picks
 
+    def blank(self) -> dict[str, np.ndarray]:
+        """The extra keys of a seat with nothing to decide: every slot padding."""
+        out = {k: np.zeros(space.shape, space.dtype) for k, space in self.extra_space.items()}
+        out["legal_kind"][:] = -1
+        return out
+
     def legal_index(self, action: int, picks: np.ndarray) -> int | None:
         return int(picks[action]) if 0 <= action < len(picks) else None
 
@@ -97,3 +107,15 @@ def make_form(rules: ddz.Rules, actions: str | None, max_candidates: int):
     if actions == "candidates":
         return CandidateForm(rules, max_candidates)
     raise ValueError(f"actions must be 'table' or 'candidates', not {actions!r}")
+
+
+def seat_space(deal: Deal, form: TableForm | CandidateForm) -> spaces.Dict:
+    """A seat's observation space in the single-game adapters:
+    `{"observation": {row keys and the form's own}, "action_mask": int8[size]}`."""
+    inner = row_space(deal.row(), deal.rules)
+    return spaces.Dict(
+        {
+            "observation": spaces.Dict({**inner.spaces, **form.extra_space}),
+            "action_mask": spaces.Box(0, 1, (form.size,), np.int8),
+        }
+    )

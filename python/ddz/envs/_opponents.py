@@ -9,35 +9,17 @@ from typing import Any
 import numpy as np
 
 import ddz
-from ddz.envs._actions import BID_KIND, PASS_KIND, SLOTS
+from ddz.envs._actions import action_table
 from ddz.envs._deal import Deal
 
 Policy = Callable[[Deal], int]
 
 
 def legal_actions(deal: Deal) -> list[Any]:
-    """The moment's legal actions in `VecEnv` order, as `Game` takes them."""
-    o, rules = deal.obs, deal.rules
-    out: list[Any] = []
-    for i in range(deal.legal_count):
-        kind = int(o["legal_kind"][i])
-        if kind == BID_KIND:
-            out.append(f"bid:{int(o['legal_rank'][i])}")
-        elif kind >= PASS_KIND:
-            out.append(ddz.VecEnv.kind_names[kind])
-        else:
-            want = (SLOTS[o["legal_rank"][i]], int(o["legal_length"][i]))
-            rep = o["legal_represents"][i].tobytes()
-            out.append(
-                next(
-                    m
-                    for m in rules.classify(o["legal_cards"][i])
-                    if m.kind == ddz.VecEnv.kind_names[kind]
-                    and (m.rank, m.length) == want
-                    and m.represents.counts.tobytes() == rep
-                )
-            )
-    return out
+    """The moment's legal actions as `Game` takes them, in `Game`'s order (which
+    is `VecEnv`'s), read from their ids."""
+    table = action_table(deal.rules)
+    return [table.action(int(i)) for i in deal.obs["legal_ids"][: deal.legal_count]]
 
 
 def agent_policy(agent: Any) -> Policy:
@@ -45,13 +27,10 @@ def agent_policy(agent: Any) -> Policy:
     `Game.observation` and the legal actions in `Game`'s order."""
 
     def policy(deal: Deal) -> int:
-        view = deal.vec.observation(0)
         acts = legal_actions(deal)
-        order = {text: i for i, text in reversed(list(enumerate(view["legal_actions"])))}
-        ranked = sorted(range(len(acts)), key=lambda i: order.get(str(acts[i]), len(order)))
-        choice = agent.act(view, [acts[i] for i in ranked])
-        for i in ranked:
-            if acts[i] == choice:
+        choice = agent.act(deal.vec.observation(0), acts)
+        for i, a in enumerate(acts):
+            if a == choice:
                 return i
         raise ValueError(f"agent {agent!r} chose {choice!r}, which is not legal now")
 

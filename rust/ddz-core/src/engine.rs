@@ -311,6 +311,17 @@ impl Engine {
             | m.cards.len() as u64
     }
 
+    /// `hint_key` as two integers that order exactly as it does: the
+    /// head (`hint_head`, then the kind) and the cards, low ranks first (a
+    /// slot's count compared as `u8::MAX - count` is the whole row read as
+    /// one big-endian integer, negated). Sorting by it compares integers,
+    /// with no key built per comparison.
+    #[inline]
+    pub fn hint_rank(&self, m: &Move) -> (u64, u128) {
+        let head = (self.hint_head(m) << 8) | u64::from(m.kind as u8);
+        (head, !u128::from_be_bytes(m.cards.0))
+    }
+
     /// Order key for hints: non-bombs before bombs, weaker before stronger,
     /// fewer cards first, then lower kickers.
     pub fn hint_key(&self, m: &Move) -> (bool, u16, u8, usize, Kind, [u8; SLOTS]) {

@@ -1,5 +1,6 @@
 //! Python bindings of `ddz-core`: conversions at the boundary, no game logic.
 
+mod action_table;
 mod batch;
 mod convert;
 mod douzero;
@@ -7,6 +8,7 @@ mod errors;
 mod movelist;
 mod observe;
 mod search;
+mod seating;
 mod simulate;
 mod solve;
 mod table;
@@ -26,6 +28,7 @@ fn default_threads() -> usize {
 fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::play_seated, m)?)?;
     m.add_function(wrap_pyfunction!(table::greedy_choice, m)?)?;
     m.add_function(wrap_pyfunction!(search::search_act, m)?)?;
     m.add_class::<types::PyRules>()?;
@@ -36,6 +39,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PyTable>()?;
     m.add_class::<table::ActionList>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
+    m.add_class::<action_table::PyActionTable>()?;
     m.add_class::<douzero::PyDouZeroCore>()?;
     m.add_class::<zoo::PyActionMasks>()?;
     m.add("IllegalAction", m.py().get_type::<errors::IllegalAction>())?;

@@ -75,8 +75,17 @@ pub fn simulate<'py>(
             }
         }
     })?;
-    let rows = games as usize;
-    let c = columns;
+    results(py, columns, games as usize, n, &recorded)
+}
+
+/// The result columns as the dict `ddz.simulate` returns.
+fn results<'py>(
+    py: Python<'py>,
+    c: Columns,
+    rows: usize,
+    n: usize,
+    recorded: &[Outcome],
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("landlord_won", PyArray1::from_vec(py, c.landlord_won))?;
     out.set_item("turns", PyArray1::from_vec(py, c.turns))?;
@@ -104,6 +113,55 @@ pub fn simulate<'py>(
     let records = PyList::new(py, texts)?;
     out.set_item("records", records)?;
     Ok(out)
+}
+
+/// Deals `first .. first + deals` of series `seed`, one env each, played
+/// by one player per seat (`players`: policy names, or callables
+/// `fn(obs) -> legal indices` asked for all their envs at once, as
+/// `VecEnv`'s opponents are); returns the dict `simulate` returns (no
+/// records). `ddz.evaluate` plays batch policies with it.
+#[pyfunction]
+#[pyo3(signature = (rules, deals, players, seed = 0, first = 0, protocol = "full", threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn play_seated<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    deals: usize,
+    players: &Bound<'py, PyAny>,
+    seed: u64,
+    first: u64,
+    protocol: &str,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use ddz_core::vecenv::players::Limits;
+    use ddz_core::vecenv::{Dealing, Options, VecEnv};
+    let engine = rules.get().shared_engine();
+    let n = engine.rules().players as usize;
+    let opening = crate::seating::opening_of(protocol)?;
+    let seated = crate::seating::every_seat(n, players, opening)?;
+    let threads = match threads {
+        Some(t) if !t.is_none() => threads_from(Some(t))?,
+        _ => ddz_core::vecenv::default_threads_for(deals),
+    };
+    let mut columns = Columns::new(deals as u64, engine.rules()).map_err(memory_error)?;
+    if deals > 0 {
+        let options = Options {
+            threads,
+            seating: Some(seated.seating),
+            limits: Limits::none(),
+            ids: Some(crate::action_table::table_of(&engine)),
+            ..Options::default()
+        };
+        let mut env = py
+            .detach(|| VecEnv::built(engine.clone(), deals, seed, first, Dealing::Once, options))
+            .map_err(value_error)?;
+        py.detach(|| env.reset_begin(None));
+        crate::seating::answer_externals(py, &mut env, &seated.externals)?;
+        for o in env.outcomes() {
+            columns.push(&o.ok_or_else(|| value_error("a deal was not played out"))?);
+        }
+    }
+    results(py, columns, deals, n, &[])
 }
 
 /// A policy by name, naming the policies if there is none of that name.

@@ -56,7 +56,7 @@ fn from_py(ob: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
 }
 
 /// An action as `Game` hands it out: a `Move` for a play, else its word.
-fn action_to_py<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn action_to_py<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> {
     match a {
         Action::Play(m) => Ok(Bound::new(py, PyMove(*m))?.into_any()),
         word => Ok(PyString::new(py, &word.to_string()).into_any()),
@@ -64,7 +64,7 @@ fn action_to_py<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>>
 }
 
 /// The action a Python value is, if it is one of `actions`' kind.
-fn action_from(ob: &Bound<'_, PyAny>) -> Option<Action> {
+pub(crate) fn action_from(ob: &Bound<'_, PyAny>) -> Option<Action> {
     if let Ok(m) = ob.cast::<PyMove>() {
         return Some(Action::Play(m.get().0));
     }

@@ -1,19 +1,32 @@
 //! `VecEnv`: the core's batched environments (`ddz_core::vecenv`).
 //! Conversions only: arguments in, numpy arrays out, the stepping itself
-//! with the GIL released.
+//! with the GIL released (the seats' players are `seating.rs`'s).
 
+use crate::action_table::PyActionTable;
 use crate::convert::value_error;
+use crate::seating::{answer_externals, learner_seating, opening_of};
 use crate::types::PyRules;
 use ddz_core::table::action::kind_names;
 use ddz_core::table::Phase;
 use ddz_core::vecenv::arrays::Column;
-use ddz_core::vecenv::{LegalRows, Options, Reward, VecEnv, MAX_HISTORY};
+use ddz_core::vecenv::players::{Limits, DEFAULT_MAX_REDEALS};
+use ddz_core::vecenv::{LegalRows, Options, Reward, RewardFor, VecEnv, MAX_HISTORY};
 use numpy::ndarray::{ArrayView2, ArrayViewD, IxDyn};
 use numpy::{Element, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
+
+/// What `step` returns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StepApi {
+    /// `(obs, rewards, done, info)`: `done` a deal ended or was cut,
+    /// `info["truncated"]` which were cut.
+    Done,
+    /// `(obs, rewards, terminated, truncated, info)`, as Gymnasium.
+    Gymnasium,
+}
 
 /// `num_envs` deals of one rule set, stepped together (docs/rl.md).
 #[pyclass(name = "VecEnv", module = "ddz")]
@@ -24,6 +37,12 @@ pub struct PyVecEnv {
     names: Names,
     /// `copy=False`: the arrays every call returns (made at the first).
     shared: Option<Shared>,
+    /// The callables playing the external seats, by number.
+    externals: Vec<Py<PyAny>>,
+    /// The action ids (`legal_ids`), when the env numbers its actions.
+    table: Option<Py<PyActionTable>>,
+    api: StepApi,
+    protocol: &'static str,
 }
 
 /// The keys of the returned dicts as Python strings, made once: a key
@@ -32,6 +51,9 @@ struct Names {
     obs: Vec<Py<PyString>>,
     legal: Vec<Py<PyString>>,
     outcome: Vec<Py<PyString>>,
+    legal_ids: Py<PyString>,
+    action_mask: Py<PyString>,
+    final_obs: Py<PyString>,
 }
 
 /// The names of the legal-action arrays, in `legal_columns`' order.
@@ -63,6 +85,9 @@ impl Names {
                     })
                 })
                 .collect(),
+            legal_ids: key("legal_ids"),
+            action_mask: key("action_mask"),
+            final_obs: key("final_obs"),
         }
     }
 }
@@ -77,6 +102,13 @@ impl Names {
 struct Shared {
     obs: Vec<Py<PyAny>>,
     outcome: Vec<Py<PyAny>>,
+    /// Views of the final observations and of the mask (`final_obs`,
+    /// `action_mask`), and `done` (terminated or truncated), rewritten
+    /// at each step.
+    final_obs: Vec<Py<PyAny>>,
+    mask: Option<Py<PyAny>>,
+    done: Py<PyArray1<bool>>,
+    ids: Option<Py<PyArray1<i32>>>,
     offsets: Py<PyArray1<i64>>,
     cards: Py<PyArray2<u8>>,
     represents: Py<PyArray2<u8>>,
@@ -94,9 +126,16 @@ const FIRST_ROOM_PER_ENV: usize = 64;
 
 impl Shared {
     fn visit(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
-        for a in self.obs.iter().chain(&self.outcome) {
+        for a in self.obs.iter().chain(&self.outcome).chain(&self.final_obs) {
             visit.call(a)?;
         }
+        if let Some(m) = &self.mask {
+            visit.call(m)?;
+        }
+        if let Some(ids) = &self.ids {
+            visit.call(ids)?;
+        }
+        visit.call(&self.done)?;
         visit.call(&self.offsets)?;
         visit.call(&self.cards)?;
         visit.call(&self.represents)?;
@@ -112,6 +151,9 @@ impl Shared {
         self.kind = PyArray1::zeros(py, room, false).unbind();
         self.rank = PyArray1::zeros(py, room, false).unbind();
         self.length = PyArray1::zeros(py, room, false).unbind();
+        if self.ids.is_some() {
+            self.ids = Some(PyArray1::zeros(py, room, false).unbind());
+        }
         self.room = room;
     }
 
@@ -129,6 +171,10 @@ impl Shared {
                 kind: self.kind.bind(py).as_slice_mut().map_err(cut)?,
                 rank: self.rank.bind(py).as_slice_mut().map_err(cut)?,
                 length: self.length.bind(py).as_slice_mut().map_err(cut)?,
+                ids: match &self.ids {
+                    Some(ids) => Some(ids.bind(py).as_slice_mut().map_err(cut)?),
+                    None => None,
+                },
             })
         }
     }
@@ -144,6 +190,22 @@ impl Shared {
             first_items(self.rank.bind(py), m)?,
             first_items(self.length.bind(py), m)?,
         ])
+    }
+
+    /// A view of the first `total` legal ids.
+    fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(ids) = &self.ids else {
+            return Ok(None);
+        };
+        let a = ids.bind(py);
+        // SAFETY: as `first_rows`.
+        unsafe {
+            let all = a.as_slice().map_err(|e| value_error(e.to_string()))?;
+            let view = numpy::ndarray::ArrayView1::from(&all[..self.total]);
+            Ok(Some(
+                PyArray1::borrow_from_array(&view, a.clone().into_any()).into_any(),
+            ))
+        }
     }
 }
 
@@ -226,14 +288,25 @@ fn fresh<'py, T: Element + Copy>(
 }
 
 fn array<'py>(py: Python<'py>, c: Column<'_>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    let len = shape.iter().product();
+    fresh_column(py, c, len, shape)
+}
+
+/// A fresh array of `shape` from the first `len` elements of `c`.
+pub(crate) fn fresh_column<'py>(
+    py: Python<'py>,
+    c: Column<'_>,
+    len: usize,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     match c {
-        Column::U8(s) => fresh(py, s, shape),
-        Column::I8(s) => fresh(py, s, shape),
-        Column::I16(s) => fresh(py, s, shape),
-        Column::I32(s) => fresh(py, s, shape),
-        Column::I64(s) => fresh(py, s, shape),
-        Column::F32(s) => fresh(py, s, shape),
-        Column::Bool(s) => fresh(py, s, shape),
+        Column::U8(s) => fresh(py, &s[..len], shape),
+        Column::I8(s) => fresh(py, &s[..len], shape),
+        Column::I16(s) => fresh(py, &s[..len], shape),
+        Column::I32(s) => fresh(py, &s[..len], shape),
+        Column::I64(s) => fresh(py, &s[..len], shape),
+        Column::F32(s) => fresh(py, &s[..len], shape),
+        Column::Bool(s) => fresh(py, &s[..len], shape),
     }
 }
 
@@ -252,13 +325,34 @@ fn rules_from<'py>(ob: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyRules>> {
     )))
 }
 
-/// One integer per env, as int64.
-fn actions_from(ob: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+/// The outcome's columns, `reward` one value per env (`[N]`) when it is
+/// the acting seat's alone.
+fn outcome_columns(env: &VecEnv) -> Vec<(&'static str, Column<'_>, Vec<usize>)> {
+    let mut cols = env.outcome().columns(&env.dims());
+    if env.options().reward_for == RewardFor::Acting {
+        for (name, _, shape) in cols.iter_mut() {
+            if *name == "reward" {
+                shape.truncate(1);
+            }
+        }
+    }
+    cols
+}
+
+/// An unsigned action past int64: its place and its value.
+type TooBig = (usize, u64);
+
+/// One integer per env, as int64: a 1-d integer array of exactly `n`
+/// entries (else a ValueError naming the shape wanted, or a TypeError
+/// for non-integers). An unsigned value too large for int64 is named as
+/// it is (`big`: the first such entry and its value).
+fn actions_from(ob: &Bound<'_, PyAny>, n: usize) -> PyResult<(Vec<i64>, Option<TooBig>)> {
     if let Ok(a) = ob.cast::<PyArray1<i64>>() {
-        return Ok(a
-            .readonly()
+        let a = a.readonly();
+        let v = a
             .as_slice()
-            .map_or_else(|_| a.readonly().as_array().to_vec(), |s| s.to_vec()));
+            .map_or_else(|_| a.as_array().to_vec(), |s| s.to_vec());
+        return check_length(v, n).map(|v| (v, None));
     }
     let np = ob.py().import("numpy")?;
     let arr = np.call_method1("asarray", (ob,))?;
@@ -269,16 +363,36 @@ fn actions_from(ob: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
             arr.getattr("dtype")?
         )));
     }
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if shape != [n] {
+        return Err(value_error(format!(
+            "actions must have shape ({n},), one per env, not {}",
+            arr.getattr("shape")?
+        )));
+    }
+    let mut big = None;
+    if kind == "u" {
+        let wide = arr.call_method1("astype", ("uint64",))?;
+        let wide = wide.cast::<PyArray1<u64>>()?.readonly();
+        let values = wide.as_array();
+        big = values
+            .iter()
+            .position(|&v| v > i64::MAX as u64)
+            .map(|i| (i, values[i]));
+    }
     let wide = arr.call_method1("astype", ("int64",))?;
-    let wide = wide.cast::<PyArray1<i64>>().map_err(|_| {
-        value_error(format!(
-            "actions must be one index per env (a 1-d array), got shape {}",
-            arr.getattr("shape")
-                .map(|s| s.to_string())
-                .unwrap_or_default()
-        ))
-    })?;
-    Ok(wide.readonly().as_array().to_vec())
+    let wide = wide.cast::<PyArray1<i64>>()?;
+    Ok((wide.readonly().as_array().to_vec(), big))
+}
+
+fn check_length(v: Vec<i64>, n: usize) -> PyResult<Vec<i64>> {
+    if v.len() != n {
+        return Err(value_error(format!(
+            "actions must have shape ({n},), one per env, not ({},)",
+            v.len()
+        )));
+    }
+    Ok(v)
 }
 
 impl Shared {
@@ -297,9 +411,31 @@ impl Shared {
                 .collect()
         };
         let empty = || PyArray1::<i8>::zeros(py, 0, false).unbind();
+        let mask = match this.env.options().mask {
+            // SAFETY: as the views above: the mask is made at its size once.
+            true => {
+                let width = this.env.mask().len() / d.envs;
+                Some(unsafe { view_of(&base, this.env.mask(), &[d.envs, width]) }?.unbind())
+            }
+            false => None,
+        };
+        let final_obs = match this.env.final_obs() {
+            Some(f) => views(f.columns(&d))?,
+            None => Vec::new(),
+        };
+        let ids = this
+            .env
+            .options()
+            .ids
+            .as_ref()
+            .map(|_| PyArray1::zeros(py, 0, false).unbind());
         let mut shared = Shared {
             obs: views(this.env.obs().columns(&d))?,
-            outcome: views(this.env.outcome().columns(&d))?,
+            outcome: views(outcome_columns(&this.env))?,
+            final_obs,
+            mask,
+            done: PyArray1::zeros(py, d.envs, false).unbind(),
+            ids,
             offsets: PyArray1::zeros(py, d.envs + 1, false).unbind(),
             cards: PyArray2::zeros(py, [0, 16], false).unbind(),
             represents: PyArray2::zeros(py, [0, 16], false).unbind(),
@@ -334,6 +470,12 @@ impl PyVecEnv {
             for (k, a) in self.names.legal.iter().zip(sh.legal(py)?) {
                 out.set_item(k.bind(py), a)?;
             }
+            if let Some(ids) = sh.legal_ids(py)? {
+                out.set_item(self.names.legal_ids.bind(py), ids)?;
+            }
+            if let Some(mask) = &sh.mask {
+                out.set_item(self.names.action_mask.bind(py), mask.bind(py))?;
+            }
             return Ok(out);
         }
         let d = self.env.dims();
@@ -353,40 +495,112 @@ impl PyVecEnv {
         for (k, (c, shape)) in self.names.legal.iter().zip(legal) {
             out.set_item(k.bind(py), array(py, c, &shape)?)?;
         }
+        if self.env.options().ids.is_some() {
+            let ids = array(py, l.ids[..].into(), &[m])?;
+            out.set_item(self.names.legal_ids.bind(py), ids)?;
+        }
+        if self.env.options().mask {
+            let mask = self.env.mask();
+            let shape = [d.envs, mask.len() / d.envs];
+            out.set_item(
+                self.names.action_mask.bind(py),
+                array(py, mask.into(), &shape)?,
+            )?;
+        }
         Ok(out)
     }
 
-    /// The outcome of the last step: `(rewards, terminated, info)`.
+    /// The outcome of the last step: `(rewards, terminated, truncated,
+    /// info)`, `info` holding the results and, if kept, the final views.
+    #[allow(clippy::type_complexity)]
     pub(crate) fn outcome<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let d = self.env.dims();
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyDict>,
+    )> {
         let arrays: Vec<Bound<'py, PyAny>> = match &self.shared {
             Some(sh) => sh.outcome.iter().map(|a| a.bind(py).clone()).collect(),
-            None => self
-                .env
-                .outcome()
-                .columns(&d)
+            None => outcome_columns(&self.env)
                 .into_iter()
                 .map(|(_, c, shape)| array(py, c, &shape))
                 .collect::<PyResult<_>>()?,
         };
         let info = PyDict::new(py);
-        let (mut rewards, mut terminated) = (None, None);
+        let (mut rewards, mut terminated, mut truncated) = (None, None, None);
         for (k, a) in self.names.outcome.iter().zip(arrays) {
             match k.bind(py).to_str()? {
                 "reward" => rewards = Some(a),
                 "terminated" => terminated = Some(a),
+                "truncated" => truncated = Some(a),
                 _ => info.set_item(k.bind(py), a)?,
             }
+        }
+        if let Some(fin) = self.final_views(py)? {
+            info.set_item(self.names.final_obs.bind(py), fin)?;
         }
         let missing = || value_error("the outcome lacks a column");
         Ok((
             rewards.ok_or_else(missing)?,
             terminated.ok_or_else(missing)?,
+            truncated.ok_or_else(missing)?,
             info,
         ))
+    }
+
+    /// The final observations (`final_obs=True`), as a dict.
+    fn final_views<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(fin) = self.env.final_obs() else {
+            return Ok(None);
+        };
+        let d = self.env.dims();
+        let out = PyDict::new(py);
+        match &self.shared {
+            Some(sh) => {
+                for (k, a) in self.names.obs.iter().zip(&sh.final_obs) {
+                    out.set_item(k.bind(py), a.bind(py))?;
+                }
+            }
+            None => {
+                for (k, (_, c, shape)) in self.names.obs.iter().zip(fin.columns(&d)) {
+                    out.set_item(k.bind(py), array(py, c, &shape)?)?;
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// The step's return value, in the env's `step_api`.
+    fn step_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let obs = self.obs(py)?.into_any();
+        let (rewards, terminated, truncated, info) = self.outcome(py)?;
+        if self.api == StepApi::Gymnasium {
+            return PyTuple::new(py, [obs, rewards, terminated, truncated, info.into_any()]);
+        }
+        let out = self.env.outcome();
+        let done = out
+            .terminated
+            .iter()
+            .zip(&out.truncated)
+            .map(|(a, b)| a | b);
+        let done = match &self.shared {
+            Some(sh) => {
+                let a = sh.done.bind(py);
+                // SAFETY: the GIL is held; `done` is the env's own array,
+                // overwritten at each step as the docs say.
+                let dst = unsafe { a.as_slice_mut() }.map_err(|e| value_error(e.to_string()))?;
+                for (d, v) in dst.iter_mut().zip(done) {
+                    *d = v;
+                }
+                a.clone().into_any()
+            }
+            None => PyArray1::from_iter(py, done).into_any(),
+        };
+        info.set_item("truncated", truncated)?;
+        PyTuple::new(py, [obs, rewards, done, info.into_any()])
     }
 
     /// With `copy=False`, make the shared arrays if they are not made yet,
@@ -413,14 +627,17 @@ impl PyVecEnv {
         Ok(())
     }
 
-    /// Step (or reset, without actions) with `copy=False`: the legal
-    /// actions go into the shared buffers, grown first if they lack room.
-    fn run_shared(
-        slf: &Bound<'_, Self>,
-        actions: Option<&[i64]>,
-        seed: Option<u64>,
-    ) -> PyResult<()> {
+    /// Finish a step or reset (every external player answered): the
+    /// legal actions into the env's own arrays, or with `copy=False`
+    /// into the shared buffers, grown first if they lack room.
+    fn finish(slf: &Bound<'_, Self>) -> PyResult<()> {
         let py = slf.py();
+        if slf.borrow().copy {
+            let mut this = slf.borrow_mut();
+            let env = &mut this.env;
+            py.detach(|| env.finish(None)).map_err(value_error)?;
+            return Ok(());
+        }
         Self::share(slf)?;
         let mut this = slf.borrow_mut();
         let this = &mut *this;
@@ -429,11 +646,7 @@ impl PyVecEnv {
             // SAFETY: `sh` holds the buffers for the whole call, and only
             // the core touches them until it returns.
             let rows = unsafe { sh.rows(py)? };
-            py.detach(|| match actions {
-                Some(a) => env.step_legal_into(a, rows),
-                None => env.reset_legal_into(seed, rows),
-            })
-            .map_err(|e| crate::errors::illegal_action(e, Default::default()))?
+            py.detach(|| env.finish(Some(rows))).map_err(value_error)?
         };
         if total > sh.room {
             sh.grow(py, total.max(2 * sh.room));
@@ -444,14 +657,69 @@ impl PyVecEnv {
         sh.total = total;
         Ok(())
     }
+
+    /// Ask the external players, if any wait: the callables are called
+    /// without the env borrowed, the env taken out of `slf` meanwhile.
+    fn answer(slf: &Bound<'_, Self>) -> PyResult<()> {
+        let py = slf.py();
+        let mut this = slf.borrow_mut();
+        if !this.env.any_external() {
+            return Ok(());
+        }
+        let externals: Vec<Py<PyAny>> = this.externals.iter().map(|f| f.clone_ref(py)).collect();
+        answer_externals(py, &mut this.env, &externals)
+    }
+
+    /// Learner actions as legal indices: `by="index"` as given (checked by
+    /// the core), `by="id"` looked up among each env's legal ids.
+    fn indices(&self, actions: &Bound<'_, PyAny>, by: &str) -> PyResult<Vec<i64>> {
+        let n = self.env.num_envs();
+        let (actions, big) = actions_from(actions, n)?;
+        if let Some((i, v)) = big {
+            let count = self.env.legal_len(i);
+            let what = if by == "id" {
+                "an action id"
+            } else {
+                "a legal index"
+            };
+            return Err(crate::errors::illegal_action(
+                format!(
+                    "actions[{i}] is {v}, not {what}: env {i} has {count} legal actions, 0..{}",
+                    count as i64 - 1
+                ),
+                Default::default(),
+            ));
+        }
+        match by {
+            "index" => Ok(actions),
+            "id" => self
+                .env
+                .indices_of_ids(&actions)
+                .map_err(|e| crate::errors::illegal_action(e, Default::default())),
+            other => Err(value_error(format!(
+                "by must be 'index' or 'id', not {other:?}"
+            ))),
+        }
+    }
 }
+
+// The signatures say `max_redeals=10`: the core's default.
+const _: () = assert!(DEFAULT_MAX_REDEALS == 10);
 
 #[pymethods]
 impl PyVecEnv {
-    /// `VecEnv(preset_or_rules, num_envs, seed=0, threads=None, *,
-    /// history=15, reward="score")`; reset and ready to step.
+    /// `VecEnv(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None,
+    /// opponents=None, ...)`; reset and ready to step (docs/rl.md).
     #[new]
-    #[pyo3(signature = (preset_or_rules, num_envs, seed = 0, threads = None, *, history = 15, reward = "score", copy = true))]
+    #[pyo3(
+        text_signature = "(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None, opponents=None, protocol='full', history=15, reward='score', reward_for='seat', max_redeals=10, max_decisions=None, legal_ids=False, action_mask=False, final_obs=False, step_api='done', copy=True)"
+    )]
+    #[pyo3(signature = (
+        preset_or_rules, num_envs, seed = 0, threads = None, *, seats = None, opponents = None,
+        protocol = "full", history = 15, reward = "score", reward_for = "seat",
+        max_redeals = Some(10), max_decisions = None, legal_ids = false,
+        action_mask = false, final_obs = false, step_api = "done", copy = true
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -459,8 +727,18 @@ impl PyVecEnv {
         num_envs: usize,
         seed: u64,
         threads: Option<usize>,
+        seats: Option<&Bound<'_, PyAny>>,
+        opponents: Option<&Bound<'_, PyAny>>,
+        protocol: &str,
         history: usize,
         reward: &str,
+        reward_for: &str,
+        max_redeals: Option<u32>,
+        max_decisions: Option<u32>,
+        legal_ids: bool,
+        action_mask: bool,
+        final_obs: bool,
+        step_api: &str,
         copy: bool,
     ) -> PyResult<Self> {
         let rules = rules_from(preset_or_rules)?;
@@ -473,6 +751,24 @@ impl PyVecEnv {
                 )))
             }
         };
+        let reward_for = match reward_for {
+            "seat" => RewardFor::Seat,
+            "acting" => RewardFor::Acting,
+            other => {
+                return Err(value_error(format!(
+                    "reward_for must be 'seat' or 'acting', not {other:?}"
+                )))
+            }
+        };
+        let api = match step_api {
+            "done" => StepApi::Done,
+            "gymnasium" => StepApi::Gymnasium,
+            other => {
+                return Err(value_error(format!(
+                    "step_api must be 'done' or 'gymnasium', not {other:?}"
+                )))
+            }
+        };
         if threads == Some(0) {
             return Err(value_error("threads must be at least 1"));
         }
@@ -481,18 +777,57 @@ impl PyVecEnv {
                 "history must be 0..{MAX_HISTORY}, not {history}"
             )));
         }
+        // A mask is made of the ids: asking for it numbers the actions too.
+        let legal_ids = legal_ids || action_mask;
+        let opening = opening_of(protocol)?;
+        let protocol = if protocol == "full" {
+            "full"
+        } else {
+            "douzero"
+        };
+        let players = rules.get().engine().rules().players as usize;
+        let seating = learner_seating(players, seats, opponents, opening)?;
+        let table = match legal_ids {
+            true => Some(Py::new(py, PyActionTable::of(py, &rules)?)?),
+            false => None,
+        };
         let options = Options {
             history,
             reward,
-            threads: threads.unwrap_or_else(ddz_core::batch::default_threads),
+            reward_for,
+            threads: threads.unwrap_or_else(|| ddz_core::vecenv::default_threads_for(num_envs)),
+            seating: Some(seating.seating),
+            limits: Limits {
+                max_redeals,
+                max_decisions,
+            },
+            ids: table.as_ref().map(|t| t.get().table.clone()),
+            mask: action_mask,
+            final_obs,
         };
         let engine = rules.get().shared_engine();
-        let env = py
-            .detach(|| VecEnv::new(engine, num_envs, seed, options))
+        let mut env = py
+            .detach(|| {
+                VecEnv::built(
+                    engine,
+                    num_envs,
+                    seed,
+                    0,
+                    ddz_core::vecenv::Dealing::Series,
+                    options,
+                )
+            })
             .map_err(value_error)?;
+        py.detach(|| env.reset_begin(None));
+        answer_externals(py, &mut env, &seating.externals)?;
+        py.detach(|| env.finish(None)).map_err(value_error)?;
         Ok(PyVecEnv {
             names: Names::new(py, &env),
             env,
+            externals: seating.externals,
+            table,
+            api,
+            protocol,
             copy,
             shared: None,
         })
@@ -502,40 +837,36 @@ impl PyVecEnv {
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(slf: Bound<'py, Self>, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
         let py = slf.py();
-        if slf.borrow().copy {
+        {
             let mut this = slf.borrow_mut();
             let env = &mut this.env;
-            py.detach(|| env.reset(seed));
-        } else {
-            Self::run_shared(&slf, None, seed)?;
+            py.detach(|| env.reset_begin(seed));
         }
+        Self::answer(&slf)?;
+        Self::finish(&slf)?;
         slf.borrow().obs(py)
     }
 
-    /// One legal index per env -> `(obs, rewards, terminated, info)`.
-    #[allow(clippy::type_complexity)]
+    /// One action per env (a legal index, or with `by="id"` an action id)
+    /// -> `(obs, rewards, done, info)`, or with `step_api="gymnasium"`
+    /// `(obs, rewards, terminated, truncated, info)`.
+    #[pyo3(signature = (actions, *, by = "index"))]
     fn step<'py>(
         slf: Bound<'py, Self>,
         actions: &Bound<'py, PyAny>,
-    ) -> PyResult<(
-        Bound<'py, PyDict>,
-        Bound<'py, PyAny>,
-        Bound<'py, PyAny>,
-        Bound<'py, PyDict>,
-    )> {
+        by: &str,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let actions = actions_from(actions)?;
-        if slf.borrow().copy {
+        let indices = slf.borrow().indices(actions, by)?;
+        {
             let mut this = slf.borrow_mut();
             let env = &mut this.env;
-            py.detach(|| env.step(&actions))
+            py.detach(|| env.begin_step(&indices))
                 .map_err(|e| crate::errors::illegal_action(e, Default::default()))?;
-        } else {
-            Self::run_shared(&slf, Some(&actions), None)?;
         }
-        let this = slf.borrow();
-        let (rewards, terminated, info) = this.outcome(py)?;
-        Ok((this.obs(py)?, rewards, terminated, info))
+        Self::answer(&slf)?;
+        Self::finish(&slf)?;
+        slf.borrow().step_result(py)
     }
 
     /// The observations of the last reset or step.
@@ -552,6 +883,12 @@ impl PyVecEnv {
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for f in &self.externals {
+            visit.call(f)?;
+        }
+        if let Some(t) = &self.table {
+            visit.call(t)?;
+        }
         match &self.shared {
             Some(sh) => sh.visit(&visit),
             None => Ok(()),
@@ -560,6 +897,8 @@ impl PyVecEnv {
 
     fn __clear__(&mut self) {
         self.shared = None;
+        self.externals.clear();
+        self.table = None;
     }
 
     #[getter]
@@ -592,6 +931,51 @@ impl PyVecEnv {
         self.env.engine().rules().preset.clone()
     }
 
+    /// The seats the learner plays (every seat unless `seats` named some).
+    #[getter]
+    fn seats(&self) -> Vec<usize> {
+        self.env.seating().learner_seats().collect()
+    }
+
+    /// How a deal opens: "full" (the auction) or "douzero".
+    #[getter]
+    fn protocol(&self) -> &'static str {
+        self.protocol
+    }
+
+    #[getter]
+    fn reward_for(&self) -> &'static str {
+        match self.env.options().reward_for {
+            RewardFor::Seat => "seat",
+            RewardFor::Acting => "acting",
+        }
+    }
+
+    #[getter]
+    fn max_redeals(&self) -> Option<u32> {
+        self.env.options().limits.max_redeals
+    }
+
+    #[getter]
+    fn max_decisions(&self) -> Option<u32> {
+        self.env.options().limits.max_decisions
+    }
+
+    #[getter]
+    fn step_api(&self) -> &'static str {
+        match self.api {
+            StepApi::Done => "done",
+            StepApi::Gymnasium => "gymnasium",
+        }
+    }
+
+    /// The fixed action ids of `legal_ids` (None unless `legal_ids` or
+    /// `action_mask`).
+    #[getter]
+    fn action_table(&self, py: Python<'_>) -> Option<Py<PyActionTable>> {
+        self.table.as_ref().map(|t| t.clone_ref(py))
+    }
+
     /// The columns of `obs["roles"]`, in order.
     #[getter]
     fn role_keys(&self) -> Vec<String> {
@@ -610,6 +994,33 @@ impl PyVecEnv {
         Phase::ALL.iter().map(|p| p.name()).collect()
     }
 
+    /// Env `i`'s deal as `seat` sees it now, in the observation's array
+    /// form (one row of each key, no legal actions): any seat, not only
+    /// the one to act (the PettingZoo parallel form shows every agent).
+    fn observe_seat<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        seat: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let view = self.env.view(i, seat).ok_or_else(|| {
+            value_error(format!(
+                "no env {i} seat {seat}: there are {} envs of {} seats",
+                self.env.num_envs(),
+                self.env.dims().players
+            ))
+        })?;
+        let d = ddz_core::vecenv::arrays::Dims {
+            envs: 1,
+            ..self.env.dims()
+        };
+        let out = PyDict::new(py);
+        for (k, (_, c, shape)) in self.names.obs.iter().zip(view.columns(&d)) {
+            out.set_item(k.bind(py), array(py, c, &shape[1..])?)?;
+        }
+        Ok(out)
+    }
+
     /// Env `i`'s deal as the seat to act sees it, as `Game.observation`
     /// gives it (for checks and debugging; slow).
     fn observation<'py>(&mut self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyAny>> {
@@ -624,8 +1035,13 @@ impl PyVecEnv {
     }
 
     fn __repr__(&self) -> String {
+        let seats = self.seats();
+        let learner = match seats.len() == self.env.dims().players {
+            true => String::new(),
+            false => format!(", seats={seats:?}"),
+        };
         format!(
-            "VecEnv({:?}, num_envs={}, seed={}, threads={}{})",
+            "VecEnv({:?}, num_envs={}, seed={}, threads={}{learner}{})",
             self.env.engine().rules().preset,
             self.env.num_envs(),
             self.env.seed(),

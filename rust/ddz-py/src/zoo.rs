@@ -1,22 +1,23 @@
-//! `ActionMasks`: a one-env `VecEnv` stepped for the PettingZoo adapter
-//! without making arrays: each seat's observation row and action mask are
-//! numpy arrays made once, written in place (`ddz_core::vecenv::ids`).
+//! `ActionMasks`: a one-env `VecEnv` stepped by action id for the
+//! PettingZoo adapter without making arrays: each seat's observation row
+//! and action mask are numpy arrays made once, written in place
+//! (`ddz_core::vecenv::ids`). The ids and the step are `VecEnv`'s own.
 
 use crate::convert::value_error;
 use crate::vecenv::PyVecEnv;
 use ddz_core::vecenv::arrays::Column;
-use ddz_core::vecenv::ids::{ActionIds, Key, KEY_BYTES};
-use numpy::{Element, PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use ddz_core::vecenv::ids::SeatMasks;
+use numpy::{Element, PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 #[pyclass(name = "ActionMasks", module = "ddz")]
 pub struct PyActionMasks {
     vec: Py<PyVecEnv>,
-    ids: ActionIds,
+    masks: SeatMasks,
     /// Per seat, its row arrays in the order of the env's columns.
     rows: Vec<Vec<Py<PyAny>>>,
-    masks: Vec<Py<PyArray1<i8>>>,
+    arrays: Vec<Py<PyArray1<i8>>>,
 }
 
 /// Copy `s` into the numpy array `dst` (same dtype and size).
@@ -65,11 +66,11 @@ impl PyActionMasks {
                 Column::Bool(s) => write(dst, s, name),
             }
         })?;
-        let mask = self.masks[seat].bind(py);
+        let mask = self.arrays[seat].bind(py);
         // SAFETY: as in `write`.
         let mask = unsafe { mask.as_slice_mut() }.map_err(|e| value_error(e.to_string()))?;
-        self.ids
-            .refresh(seat, env.legal(), 0, mask)
+        self.masks
+            .refresh(seat, &env.legal().ids, mask)
             .map_err(value_error)?;
         Ok(seat)
     }
@@ -77,45 +78,37 @@ impl PyActionMasks {
 
 #[pymethods]
 impl PyActionMasks {
-    /// `ActionMasks(vec, keys, ids, rows, masks)`: `vec` a one-env VecEnv;
-    /// `keys` uint8[n, >=35] and `ids` the action table; per seat, `rows` a
-    /// dict of the row arrays (every observation column, in order) and
-    /// `masks` an int8[n] array, all zero.
+    /// `ActionMasks(vec, rows, masks)`: `vec` a one-env VecEnv that numbers
+    /// its actions (`legal_ids=True`); per seat, `rows` a dict of the row
+    /// arrays (every observation column, in order) and `masks` an int8
+    /// array over every id, all zero.
     #[new]
     fn new(
         py: Python<'_>,
         vec: Py<PyVecEnv>,
-        keys: PyReadonlyArray2<'_, u8>,
-        ids: PyReadonlyArray1<'_, i64>,
         rows: Vec<Bound<'_, PyDict>>,
         masks: Vec<Py<PyArray1<i8>>>,
     ) -> PyResult<Self> {
-        let keys = keys.as_array();
-        if keys.ncols() < KEY_BYTES {
-            return Err(value_error(format!("keys need {KEY_BYTES} bytes each")));
-        }
-        let keys: Vec<Key> = keys
-            .rows()
-            .into_iter()
-            .map(|r| std::array::from_fn(|i| r[i]))
-            .collect();
-        let ids: Vec<u32> = ids.as_array().iter().map(|&i| i as u32).collect();
-        let (players, names) = {
+        let (players, names, size) = {
             let v = vec.borrow(py);
             let env = v.core();
             if env.num_envs() != 1 {
                 return Err(value_error("ActionMasks needs a VecEnv of one env"));
             }
+            let Some(table) = env.options().ids.as_ref() else {
+                return Err(value_error(
+                    "ActionMasks needs a VecEnv with legal_ids=True",
+                ));
+            };
             let d = env.dims();
             let names: Vec<&str> = env.obs().columns(&d).iter().map(|c| c.0).collect();
-            (d.players, names)
+            (d.players, names, table.len())
         };
         if rows.len() != players || masks.len() != players {
             return Err(value_error(format!(
                 "rows and masks are needed for each of {players} seats"
             )));
         }
-        let ids = ActionIds::new(&keys, &ids, players).map_err(value_error)?;
         let mut by_seat = Vec::with_capacity(players);
         for d in &rows {
             let mut arrays = Vec::with_capacity(names.len());
@@ -129,46 +122,56 @@ impl PyActionMasks {
         }
         Ok(PyActionMasks {
             vec,
-            ids,
+            masks: SeatMasks::new(size, players),
             rows: by_seat,
-            masks,
+            arrays: masks,
         })
     }
 
     /// A new deal has begun on the VecEnv: clear every mask, then write the
     /// seat to act's arrays; returns that seat.
     fn restart(&mut self, py: Python<'_>) -> PyResult<usize> {
-        let mut views = Vec::with_capacity(self.masks.len());
-        let bound: Vec<_> = self.masks.iter().map(|m| m.bind(py).clone()).collect();
+        let mut views = Vec::with_capacity(self.arrays.len());
+        let bound: Vec<_> = self.arrays.iter().map(|m| m.bind(py).clone()).collect();
         for m in &bound {
             // SAFETY: as in `write`; the masks are distinct arrays.
             views.push(unsafe { m.as_slice_mut() }.map_err(|e| value_error(e.to_string()))?);
         }
-        self.ids.clear(&mut views);
+        self.masks.clear(&mut views);
         self.refresh_seat(py)
     }
 
-    /// The legal index of action `id` for `seat` now, None if not legal.
-    fn legal_index(&self, seat: usize, id: i64) -> Option<usize> {
-        self.ids.index_of(seat, id)
+    /// The legal index of action `id` for `seat` now, None if not legal
+    /// (or `seat` is not to act).
+    fn legal_index(&self, py: Python<'_>, seat: usize, id: i64) -> Option<usize> {
+        let vec = self.vec.borrow(py);
+        let env = vec.core();
+        (env.obs().seat[0] as usize == seat)
+            .then(|| env.index_of_id(0, id))
+            .flatten()
     }
 
-    /// Take legal index `index`. While the deal goes on: the next seat
-    /// (its arrays written). At its end: `(rewards, info)` as
-    /// `VecEnv.step` gives them (the VecEnv has dealt again; call
-    /// `restart()` when the adapter moves on).
-    fn step<'py>(&mut self, py: Python<'py>, index: i64) -> PyResult<Bound<'py, PyAny>> {
+    /// Take action id `id` (`VecEnv`'s step by id). While the deal goes
+    /// on: the next seat (its arrays written). At its end or cut:
+    /// `(rewards, info)` as `VecEnv.step` gives them (the
+    /// VecEnv has dealt again; call `restart()` when the adapter moves on).
+    fn step<'py>(&mut self, py: Python<'py>, id: i64) -> PyResult<Bound<'py, PyAny>> {
         let ended = {
             let mut v = self.vec.borrow_mut(py);
-            v.core_mut()
-                .step(&[index])
+            let env = v.core_mut();
+            let index = env
+                .indices_of_ids(&[id])
                 .map_err(|e| crate::errors::illegal_action(e, Default::default()))?;
-            v.core().outcome().terminated[0]
+            env.step(&index)
+                .map_err(|e| crate::errors::illegal_action(e, Default::default()))?;
+            let out = env.outcome();
+            out.terminated[0] || out.truncated[0]
         };
         if !ended {
             return Ok(self.refresh_seat(py)?.into_pyobject(py)?.into_any());
         }
-        let (rewards, _, info) = self.vec.borrow(py).outcome(py)?;
+        let (rewards, _, truncated, info) = self.vec.borrow(py).outcome(py)?;
+        info.set_item("truncated", truncated)?;
         Ok(PyTuple::new(py, [rewards, info.into_any()])?.into_any())
     }
 }

@@ -50,7 +50,7 @@ pub struct SearchBudget {
 impl SearchBudget {
     /// The default: what `Policy::from_name("search")` plays.
     pub const DEFAULT: SearchBudget = SearchBudget {
-        playouts: 3000,
+        playouts: 1000,
         budget_us: 40_000,
         threads: 1,
     };

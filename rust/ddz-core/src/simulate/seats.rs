@@ -64,6 +64,7 @@ impl Seats {
 
 /// The generators a deal's choices draw from: one shared (`Seats::All`),
 /// or one per seat (`Seats::Each`), seeded from (seed, seat, index).
+#[derive(Clone, Debug)]
 pub struct Generators {
     shared: Rng,
     each: Vec<Rng>,

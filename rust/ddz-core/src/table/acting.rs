@@ -163,6 +163,7 @@ impl Table {
                 self.log(seat, word);
                 self.family.apply(&mut self.core, seat, word);
                 if self.core.redeal {
+                    self.redeals += 1;
                     self.start();
                     return;
                 }

@@ -20,6 +20,7 @@
 
 mod acting;
 pub mod action;
+pub mod action_table;
 pub mod auction;
 mod auto_win;
 mod core;
@@ -45,6 +46,7 @@ pub mod tricks;
 
 pub use self::core::Core;
 pub use action::{Action, Phase};
+pub use action_table::ActionTable;
 pub use deal::{Cut, Deal, Rng};
 pub use family::{check_rules, family_of, report_layout, role_specs, Family, FamilySpec};
 pub use observation::{Legal, Observation};
@@ -102,6 +104,13 @@ pub struct Table {
     words: Vec<Action>,
     /// Are `plays` in hint order (the order `Game` lists them)?
     ordered: bool,
+    /// Scratch for putting `plays` in hint order (kept from moment to
+    /// moment, so that ordering allocates nothing).
+    order_keys: Vec<((u64, u128), u32)>,
+    order_plays: Vec<Move>,
+    /// Times the cards were dealt again (everyone passed) since the
+    /// table was set up or restarted.
+    redeals: u32,
     /// Keep the record (see `restart_unrecorded`)?
     recording: bool,
     /// Deal and follow the hands as counts only (no record, and a family
@@ -168,6 +177,9 @@ impl Table {
             plays: Vec::with_capacity(256),
             words: Vec::with_capacity(8),
             ordered: false,
+            order_keys: Vec::with_capacity(256),
+            order_plays: Vec::with_capacity(256),
+            redeals: 0,
             recording: true,
             counts_only: false,
             fresh_deck: deal::physical_deck(rules),
@@ -207,6 +219,7 @@ impl Table {
         self.deals.clear();
         self.actions.clear();
         self.cards.clear();
+        self.redeals = 0;
         self.start();
     }
 
@@ -344,6 +357,12 @@ impl Table {
         self.family.as_ref()
     }
 
+    /// How many times the cards have been dealt again (everyone passed
+    /// the auction) since the table was set up or restarted.
+    pub fn redeals(&self) -> u32 {
+        self.redeals
+    }
+
     /// Every deal dealt so far (redeals included), the current one last.
     pub fn deals(&self) -> &[Deal] {
         &self.deals
@@ -362,12 +381,43 @@ impl Table {
     /// The legal actions in the order `Game` lists them: plays in hint
     /// order (smallest first, bombs last), then `pass`.
     pub fn legal(&mut self) -> Legal<'_> {
-        if !self.ordered {
-            let e = &self.core.engine;
-            self.plays.sort_by_cached_key(|m| e.hint_key(m));
-            self.ordered = true;
-        }
+        self.order_legal();
         self.legal_unordered()
+    }
+
+    /// Put this moment's plays in hint order, the order `Game`, `VecEnv`
+    /// and the adapters list them in: a stable sort by `hint_key`, done
+    /// as a sort of packed integers (`Engine::hint_rank`, with the place
+    /// as the tie-break) in buffers kept from moment to moment.
+    pub fn order_legal(&mut self) {
+        if self.ordered {
+            return;
+        }
+        self.ordered = true;
+        if self.plays.len() < 2 {
+            return;
+        }
+        let e = &self.core.engine;
+        self.order_keys.clear();
+        let ranked = self.plays.iter().enumerate();
+        self.order_keys
+            .extend(ranked.map(|(i, m)| (e.hint_rank(m), i as u32)));
+        // Follows come out of the generator in hint order already (one
+        // kind, ranks ascending, then the bombs): nothing to move.
+        if self.order_keys.is_sorted() {
+            return;
+        }
+        self.order_keys.sort_unstable();
+        self.order_plays.clear();
+        let plays = &self.plays;
+        self.order_plays
+            .extend(self.order_keys.iter().map(|&(_, i)| plays[i as usize]));
+        std::mem::swap(&mut self.plays, &mut self.order_plays);
+    }
+
+    /// Are the plays of `legal_unordered()` in hint order now?
+    pub fn is_ordered(&self) -> bool {
+        self.ordered
     }
 
     /// The same actions, the plays in whatever order they were listed (for
@@ -407,6 +457,28 @@ mod tests {
             steps += 1;
         }
         steps
+    }
+
+    #[test]
+    fn plays_are_ordered_as_a_stable_sort_by_the_hint_key() {
+        // Every moment of random deals of every preset (leads of whole
+        // hands, laizi readings, multi-deck bombs): the packed sort must
+        // list the plays exactly as a stable sort by `hint_key` does.
+        for preset in PRESETS {
+            let engine = Arc::new(Engine::new(Rules::preset(preset).unwrap()).unwrap());
+            let mut t = Table::seeded(engine.clone(), 11, 0).unwrap();
+            let mut rng = Rng(4);
+            for game in 0..12 {
+                t.restart(Rng::for_game(8, game));
+                while !t.is_over() {
+                    let mut want = t.legal_unordered().plays.to_vec();
+                    want.sort_by_cached_key(|m| engine.hint_key(m));
+                    assert_eq!(t.legal().plays, &want[..], "{preset} {game}");
+                    let n = t.legal_unordered().len();
+                    t.apply_unordered(rng.below(n));
+                }
+            }
+        }
     }
 
     #[test]

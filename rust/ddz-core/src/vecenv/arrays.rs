@@ -37,6 +37,8 @@ pub struct Dims {
     pub history: usize,
     /// Role columns.
     pub roles: usize,
+    /// Rewards per env: one per seat, or the acting seat's alone.
+    pub rewards: usize,
 }
 
 /// `per_env!(Arrays, Row, |d| { name: type = [dims after the env axis], ... })`

@@ -1,57 +1,25 @@
-//! Fixed action ids for one env's legal actions, and a 0/1 mask over every
-//! id kept up to date in place: the single-game adapters' action table
-//! (`python/ddz/envs/_actions.py` numbers the actions; docs/rl.md).
+//! Per-seat 0/1 masks over every action id, kept up to date in place:
+//! each seat's mask shows the ids of its latest moment (the PettingZoo
+//! adapter's `action_mask`, one array per agent made once). The ids come
+//! from the env's own numbering (`table::ActionTable`, `Legal::ids`).
 
-use super::Legal;
-use std::collections::HashMap;
-
-/// An action's identity: kind, rank, length, cards and represents, the
-/// five columns `Legal` lists.
-pub type Key = [u8; KEY_BYTES];
-pub const KEY_BYTES: usize = 35;
-
-/// The key of legal row `i`.
-pub fn key_of(legal: &Legal, i: usize) -> Key {
-    let mut k = [0u8; KEY_BYTES];
-    k[0] = legal.kind[i] as u8;
-    k[1] = legal.rank[i] as u8;
-    k[2] = legal.length[i] as u8;
-    k[3..19].copy_from_slice(&legal.cards[16 * i..16 * i + 16]);
-    k[19..35].copy_from_slice(&legal.represents[16 * i..16 * i + 16]);
-    k
-}
-
-/// Every action of a rule set by its key, and which ids each seat's mask
-/// has set.
-pub struct ActionIds {
-    ids: HashMap<Key, u32>,
+/// Which ids each seat's mask has set.
+pub struct SeatMasks {
     size: usize,
     /// Per seat: the ids of its latest moment, in legal order.
     set: Vec<Vec<u32>>,
 }
 
-impl ActionIds {
-    /// The table `keys[i] -> ids[i]`; masks of `seats` seats.
-    pub fn new(keys: &[Key], ids: &[u32], seats: usize) -> Result<ActionIds, String> {
-        if keys.len() != ids.len() {
-            return Err(format!("{} keys but {} ids", keys.len(), ids.len()));
-        }
-        let size = keys.len();
-        if let Some(&bad) = ids.iter().find(|&&id| id as usize >= size) {
-            return Err(format!("id {bad} is outside 0..{size}"));
-        }
-        let map: HashMap<Key, u32> = keys.iter().copied().zip(ids.iter().copied()).collect();
-        if map.len() != size {
-            return Err("two actions share a key".into());
-        }
-        Ok(ActionIds {
-            ids: map,
+impl SeatMasks {
+    /// Masks of `size` ids for `seats` seats, all clear.
+    pub fn new(size: usize, seats: usize) -> SeatMasks {
+        SeatMasks {
             size,
             set: vec![Vec::new(); seats],
-        })
+        }
     }
 
-    /// Ids in all (the mask's length).
+    /// Ids in all (a mask's length).
     pub fn len(&self) -> usize {
         self.size
     }
@@ -60,15 +28,9 @@ impl ActionIds {
         self.size == 0
     }
 
-    /// Seat `seat`'s mask to env `env`'s legal actions: only the entries
-    /// that change are written.
-    pub fn refresh(
-        &mut self,
-        seat: usize,
-        legal: &Legal,
-        env: usize,
-        mask: &mut [i8],
-    ) -> Result<(), String> {
+    /// Seat `seat`'s mask to the legal `ids` of its moment: only the
+    /// entries that change are written.
+    pub fn refresh(&mut self, seat: usize, ids: &[i32], mask: &mut [i8]) -> Result<(), String> {
         if mask.len() != self.size {
             return Err(format!(
                 "a mask of {} entries, not {}",
@@ -76,25 +38,19 @@ impl ActionIds {
                 self.size
             ));
         }
+        if let Some(bad) = ids.iter().find(|&&id| id < 0 || id as usize >= self.size) {
+            return Err(format!("id {bad} is outside 0..{}", self.size));
+        }
         let set = &mut self.set[seat];
         for &id in set.iter() {
             mask[id as usize] = 0;
         }
         set.clear();
-        let (lo, hi) = (legal.offsets[env] as usize, legal.offsets[env + 1] as usize);
-        for i in lo..hi {
-            let Some(&id) = self.ids.get(&key_of(legal, i)) else {
-                return Err(format!("legal action {} has no id", i - lo));
-            };
-            set.push(id);
+        for &id in ids {
+            set.push(id as u32);
             mask[id as usize] = 1;
         }
         Ok(())
-    }
-
-    /// The legal index of action `id` at seat `seat`'s latest moment.
-    pub fn index_of(&self, seat: usize, id: i64) -> Option<usize> {
-        self.set.get(seat)?.iter().position(|&x| i64::from(x) == id)
     }
 
     /// The ids of seat `seat`'s latest moment, in legal order.
@@ -116,57 +72,39 @@ impl ActionIds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vecenv::{Options, Reward, VecEnv};
+    use crate::table::ActionTable;
+    use crate::vecenv::{Options, VecEnv};
     use crate::{Engine, Rules};
     use std::sync::Arc;
 
-    /// Ids for every action a few random deals meet, numbered as met.
     #[test]
     fn masks_follow_the_legal_actions_in_place() {
         let engine = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
+        let table = Arc::new(ActionTable::new(&engine));
         let options = Options {
             history: 4,
-            reward: Reward::Score,
             threads: 1,
+            ids: Some(table.clone()),
+            ..Options::default()
         };
         let mut env = VecEnv::new(engine, 1, 5, options).unwrap();
-        let mut keys: Vec<Key> = Vec::new();
-        let mut trail = Vec::new();
+        let mut masks = SeatMasks::new(table.len(), 3);
+        let mut arrays = vec![vec![0i8; table.len()]; 3];
         for step in 0..300 {
-            let l = env.legal();
-            let m = (l.offsets[1]) as usize;
-            for i in 0..m {
-                let k = key_of(l, i);
-                if !keys.contains(&k) {
-                    keys.push(k);
-                }
-            }
-            trail.push((env.obs().seat[0] as usize, l.clone()));
-            env.step(&[(step % m) as i64]).unwrap();
+            let seat = env.obs().seat[0] as usize;
+            let ids = env.legal().ids.clone();
+            masks.refresh(seat, &ids, &mut arrays[seat]).unwrap();
+            let set: Vec<u32> = ids.iter().map(|&i| i as u32).collect();
+            assert_eq!(masks.ids(seat), &set[..]);
+            let on: usize = arrays[seat].iter().map(|&b| b as usize).sum();
+            assert_eq!(on, ids.len());
+            assert!(ids.iter().all(|&id| arrays[seat][id as usize] == 1));
+            env.step(&[(step % ids.len()) as i64]).unwrap();
         }
-        let ids: Vec<u32> = (0..keys.len() as u32).rev().collect();
-        let mut table = ActionIds::new(&keys, &ids, 3).unwrap();
-        let mut masks = vec![vec![0i8; keys.len()]; 3];
-        for (seat, l) in &trail {
-            table.refresh(*seat, l, 0, &mut masks[*seat]).unwrap();
-            let m = l.offsets[1] as usize;
-            let want: Vec<u32> = (0..m)
-                .map(|i| ids[keys.iter().position(|k| *k == key_of(l, i)).unwrap()])
-                .collect();
-            assert_eq!(table.ids(*seat), &want[..]);
-            let on: usize = masks[*seat].iter().map(|&b| b as usize).sum();
-            assert_eq!(on, m);
-            for (i, &id) in want.iter().enumerate() {
-                assert_eq!(masks[*seat][id as usize], 1);
-                assert_eq!(table.index_of(*seat, i64::from(id)), Some(i));
-            }
-        }
-        assert_eq!(table.index_of(0, -1), None);
-        let mut views: Vec<&mut [i8]> = masks.iter_mut().map(|m| &mut m[..]).collect();
-        table.clear(&mut views);
-        assert!(masks.iter().all(|m| m.iter().all(|&b| b == 0)));
-        assert!(ActionIds::new(&keys, &ids[1..], 3).is_err());
-        let dup = vec![keys[0], keys[0]];
-        assert!(ActionIds::new(&dup, &[0, 1], 3).is_err());
+        let mut views: Vec<&mut [i8]> = arrays.iter_mut().map(|m| &mut m[..]).collect();
+        masks.clear(&mut views);
+        assert!(arrays.iter().all(|m| m.iter().all(|&b| b == 0)));
+        assert!(masks.refresh(0, &[-1], &mut vec![0; table.len()]).is_err());
+        assert!(masks.refresh(0, &[0], &mut [0; 3]).is_err());
     }
 }

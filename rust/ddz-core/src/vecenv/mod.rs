@@ -2,29 +2,42 @@
 //! one call (docs/rl.md).
 //!
 //! Each env is a [`Table`] driven through its public API only: an action
-//! is an index into the env's legal actions (`Table::legal_unordered`, so
-//! every phase's decisions and the plays alike), a finished deal is
-//! settled and replaced by the env's next deal at once, and the
-//! observation of the seat to act is written into flat arrays
-//! ([`obs`]). Env `i` deals game `k` of the series `seed + i`
-//! (`Table::seeded`), so a run does not depend on the thread count.
+//! is an index into the env's legal actions in `Game`'s order
+//! (`Table::order_legal`: the plays in hint order, then the words; every
+//! phase's decisions and the plays alike), a finished deal is settled and
+//! replaced by the env's next deal at once, and the observation of the
+//! seat to act is written into flat arrays ([`obs`]). Env `i` deals game
+//! `k` of the series `seed + i` (`Table::seeded`), so a run does not
+//! depend on the thread count.
+//!
+//! The seats need not all be the learner's ([`players`]): built-in
+//! policies play theirs inside the step, and external players (a Python
+//! callable) are asked for all their envs at once between the step's
+//! first pass and `finish`. One env's stepping is [`env`]'s.
 
 pub mod arrays;
+mod env;
 pub mod ids;
 pub mod kinds;
 pub mod obs;
+pub mod players;
 pub mod roles;
 
 use crate::batch::default_threads;
 use crate::engine::Engine;
-use crate::table::RoleValue;
-use crate::table::{Action, Phase, Rng, SetupError, Table};
+use crate::simulate::{Outcome as DealOutcome, Seats};
+use crate::table::{ActionTable, SetupError, Table};
 use arrays::{per_env, Dims};
-use obs::{Obs, ObsRow, PlayLog};
+use env::{Ctx, Env};
+use obs::{Obs, ObsRow};
+use players::{Limits, Seating};
 use rayon::prelude::*;
 use roles::RoleColumns;
 use std::fmt;
 use std::sync::Arc;
+
+pub use env::{Dealing, Wait};
+pub use players::Player;
 
 /// The one place the envs choose their threads: the batch module's pools
 /// (one per thread count, kept for reuse).
@@ -43,9 +56,17 @@ fn serial(envs: usize, threads: usize) -> bool {
     envs <= SERIAL_ENVS || threads <= 1
 }
 
-/// Deals over at once skipped in a row before the env gives up and stays
-/// over (only a rule set whose every deal ends at the deal could get there).
-const MAX_SKIPPED: usize = 1000;
+/// Envs per thread when the caller names no thread count: a thread more
+/// only for each this many envs, so that a batch of 256 steps on one
+/// thread, as fast as `threads=1` whatever else the machine runs, and a
+/// large batch uses every core.
+pub const ENVS_PER_THREAD: usize = 256;
+
+/// The threads a batch of `envs` envs steps on when the caller names none:
+/// one per `ENVS_PER_THREAD` envs, at most `DDZ_NUM_THREADS` or the cores.
+pub fn default_threads_for(envs: usize) -> usize {
+    (envs / ENVS_PER_THREAD).clamp(1, default_threads())
+}
 
 /// The most plays `recent` may keep.
 pub const MAX_HISTORY: usize = 256;
@@ -55,8 +76,18 @@ pub const MAX_HISTORY: usize = 256;
 pub enum Reward {
     /// The seat's score by the preset's scoring.
     Score,
-    /// +1 for a winner, -1 for a loser.
+    /// The winners share +1 and the losers -1 (each side's seats split
+    /// its ±1 evenly), so every deal sums to 0.
     WinLoss,
+}
+
+/// Whose reward a step returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewardFor {
+    /// Every seat's, by absolute seat (`reward` is `[N, P]`).
+    Seat,
+    /// The seat whose action the step took (`reward` is `[N]`).
+    Acting,
 }
 
 #[derive(Clone, Debug)]
@@ -64,7 +95,18 @@ pub struct Options {
     /// How many of the last plays and passes `recent` holds.
     pub history: usize,
     pub reward: Reward,
+    pub reward_for: RewardFor,
     pub threads: usize,
+    /// Who plays each seat, and how a deal opens; None: every seat is the
+    /// learner's and the auction is played.
+    pub seating: Option<Seating>,
+    pub limits: Limits,
+    /// Number the legal actions (`Legal::ids`) by this table.
+    pub ids: Option<Arc<ActionTable>>,
+    /// Keep a dense mask over every id per env (needs `ids`).
+    pub mask: bool,
+    /// Write the acting seat's view of a deal as it ends or is cut.
+    pub final_obs: bool,
 }
 
 impl Default for Options {
@@ -72,14 +114,21 @@ impl Default for Options {
         Options {
             history: 15,
             reward: Reward::Score,
+            reward_for: RewardFor::Seat,
             threads: default_threads(),
+            seating: None,
+            limits: Limits::defaults(),
+            ids: None,
+            mask: false,
+            final_obs: false,
         }
     }
 }
 
 per_env!(Outcome, OutcomeRow, |d| {
-    reward: f32 = [d.players],
+    reward: f32 = [d.rewards],
     terminated: bool = [],
+    truncated: bool = [],
     scores: i64 = [d.players],
     winners: bool = [d.players],
     final_multiplier: i64 = [],
@@ -89,7 +138,8 @@ per_env!(Outcome, OutcomeRow, |d| {
 });
 
 /// The legal actions of every env in CSR form: env `i`'s are rows
-/// `offsets[i]..offsets[i + 1]`, in the order the step's indices count.
+/// `offsets[i]..offsets[i + 1]`, in the order the step's indices count
+/// (`Game`'s order: the plays in hint order, then the words).
 #[derive(Clone, Debug, Default)]
 pub struct Legal {
     pub offsets: Vec<i64>,
@@ -100,12 +150,14 @@ pub struct Legal {
     pub kind: Vec<i8>,
     pub rank: Vec<i8>,
     pub length: Vec<i8>,
+    /// Each action's fixed id (with an action table; else empty).
+    pub ids: Vec<i32>,
 }
 
 impl Legal {
     /// Room for `total` actions over `envs` envs, and the arrays as a step
     /// writes them.
-    fn sized(&mut self, envs: usize, total: usize) -> LegalRows<'_> {
+    fn sized(&mut self, envs: usize, total: usize, ids: bool) -> LegalRows<'_> {
         use crate::cards::SLOTS;
         self.offsets.resize(envs + 1, 0);
         self.cards.resize(total * SLOTS, 0);
@@ -113,6 +165,7 @@ impl Legal {
         self.kind.resize(total, 0);
         self.rank.resize(total, 0);
         self.length.resize(total, 0);
+        self.ids.resize(if ids { total } else { 0 }, 0);
         LegalRows {
             offsets: &mut self.offsets,
             cards: &mut self.cards,
@@ -120,14 +173,16 @@ impl Legal {
             kind: &mut self.kind,
             rank: &mut self.rank,
             length: &mut self.length,
+            ids: ids.then_some(&mut self.ids[..]),
         }
     }
 }
 
-/// Buffers a caller brings for the legal actions (`VecEnv::step_into`):
+/// Buffers a caller brings for the legal actions (`VecEnv::finish`):
 /// `offsets` of exactly `num_envs + 1`, the others with room for some
-/// number of actions (16 slots per row for `cards` and `represents`).
-/// Only the first `offsets[num_envs]` actions' elements are written.
+/// number of actions (16 slots per row for `cards` and `represents`;
+/// `ids` when the env numbers its actions). Only the first
+/// `offsets[num_envs]` actions' elements are written.
 pub struct LegalRows<'a> {
     pub offsets: &'a mut [i64],
     pub cards: &'a mut [u8],
@@ -135,17 +190,20 @@ pub struct LegalRows<'a> {
     pub kind: &'a mut [i8],
     pub rank: &'a mut [i8],
     pub length: &'a mut [i8],
+    pub ids: Option<&'a mut [i32]>,
 }
 
 impl LegalRows<'_> {
     /// How many actions' rows fit.
     pub fn room(&self) -> usize {
         use crate::cards::SLOTS;
+        let ids = self.ids.as_ref().map_or(usize::MAX, |i| i.len());
         (self.cards.len() / SLOTS)
             .min(self.represents.len() / SLOTS)
             .min(self.kind.len())
             .min(self.rank.len())
             .min(self.length.len())
+            .min(ids)
     }
 }
 
@@ -161,85 +219,10 @@ impl fmt::Display for BadAction {
 
 impl std::error::Error for BadAction {}
 
-#[derive(Clone)]
-struct Env {
-    table: Table,
-    seed: u64,
-    episode: u64,
-    decisions: i32,
-    log: PlayLog,
-    scratch: Vec<RoleValue>,
-    /// The env's outcome row holds a result (its last step ended a deal):
-    /// the next step clears it. Else it is clear already, and is left so
-    /// (the rows are the env's own and persist from step to step).
-    settled: bool,
-}
-
-impl Env {
-    /// Deal game `episode` of the series `seed` (as `Table::seeded` would),
-    /// on the same table to keep its buffers. A deal that is over as soon
-    /// as it is dealt (an auto-win: nobody decides anything) is skipped
-    /// for the series' next one, so the env always has a seat to act;
-    /// `info["episode"]` shows the gap (docs/rl.md).
-    fn deal(&mut self) {
-        for _ in 0..MAX_SKIPPED {
-            self.table.restart(Rng::for_game(self.seed, self.episode));
-            if !self.table.is_over() {
-                break;
-            }
-            self.episode += 1;
-        }
-        self.decisions = 0;
-        self.log.clear();
-    }
-
-    /// Take legal action `i`; settle and deal again if the deal ends.
-    fn step(&mut self, i: usize, reward: Reward, out: &mut OutcomeRow<'_>) {
-        let seat = self.table.to_act();
-        let in_play = self.table.phase() == Phase::Play;
-        let action: Action = self
-            .table
-            .legal_unordered()
-            .get(i)
-            .expect("indices are checked");
-        self.table.apply_unordered(i);
-        self.decisions += 1;
-        if in_play {
-            let leading = self.table.core().tricks().leading();
-            self.log.record(seat, &action, leading);
-        }
-        if self.settled {
-            clear(out);
-            self.settled = false;
-        }
-        let Some(result) = self.table.result() else {
-            return;
-        };
-        self.settled = true;
-        out.terminated[0] = true;
-        out.scores.copy_from_slice(&result.scores);
-        for &w in &result.winners {
-            out.winners[w] = true;
-        }
-        for (s, r) in out.reward.iter_mut().enumerate() {
-            *r = match reward {
-                Reward::Score => result.scores[s] as f32,
-                Reward::WinLoss if out.winners[s] => 1.0,
-                Reward::WinLoss => -1.0,
-            };
-        }
-        out.final_multiplier[0] = result.multiplier;
-        out.length[0] = self.decisions;
-        out.episode[0] = self.episode as i64;
-        out.landlord[0] = self.table.report().landlord() as i8;
-        self.episode += 1;
-        self.deal();
-    }
-}
-
 fn clear(out: &mut OutcomeRow<'_>) {
     out.reward.fill(0.0);
     out.terminated[0] = false;
+    out.truncated[0] = false;
     out.scores.fill(0);
     out.winners.fill(false);
     out.final_multiplier[0] = 0;
@@ -248,27 +231,80 @@ fn clear(out: &mut OutcomeRow<'_>) {
     out.landlord[0] = -1;
 }
 
+/// What a pass over the envs does to each.
+#[derive(Clone, Copy)]
+enum Job<'a> {
+    /// Deal afresh and play up to the first decision a caller takes.
+    Reset,
+    /// The learner's action of each env.
+    Step(&'a [i64]),
+    /// An external player's action for some envs (`usize::MAX`: none).
+    Answer(&'a [usize]),
+    /// Only write the observations still to be written.
+    Pending,
+}
+
 /// `num_envs` tables of one rule set, stepped together. See the module docs.
+///
+/// A step is `begin_step`, then, while envs wait for external players,
+/// `waiting`/`write_side`/`answer`, then `finish`; `step` and `reset` do
+/// it all when no seat is external.
 pub struct VecEnv {
     engine: Arc<Engine>,
     envs: Vec<Env>,
     seed: u64,
+    /// `Dealing::Once`: env `i` plays deal `first + i` of the series.
+    first: u64,
+    dealing: Dealing,
     options: Options,
+    seating: Seating,
+    seats: Seats,
     dims: Dims,
     roles: RoleColumns,
     obs: Obs,
     outcome: Outcome,
+    final_obs: Option<Obs>,
     legal: Legal,
+    /// Per env, its row of every id (`Options::mask`).
+    mask: Vec<bool>,
     /// Legal actions per env, from the last step (scratch).
     counts: Vec<usize>,
+    /// The envs whose rows `write_side` wrote, in row order, and the rows.
+    side_envs: Vec<usize>,
+    side_obs: Obs,
+    side_legal: Legal,
+    side_mask: Vec<bool>,
+    /// Answers of an `answer` call, by env (scratch).
+    answers: Vec<usize>,
 }
 
 impl VecEnv {
     /// `num_envs` envs of `engine`'s rule set, dealt from `seed` and reset.
+    /// External players must be answered (`reset_begin`): this is for
+    /// seatings without them.
     pub fn new(
         engine: Arc<Engine>,
         num_envs: usize,
         seed: u64,
+        options: Options,
+    ) -> Result<VecEnv, SetupError> {
+        let mut out = VecEnv::built(engine, num_envs, seed, 0, Dealing::Series, options)?;
+        if out.seating.externals() > 0 {
+            return Err(SetupError(
+                "a seating with external players is stepped with begin_step".into(),
+            ));
+        }
+        out.reset(None);
+        Ok(out)
+    }
+
+    /// Envs not yet dealt: `reset_begin` deals them.
+    pub fn built(
+        engine: Arc<Engine>,
+        num_envs: usize,
+        seed: u64,
+        first: u64,
+        dealing: Dealing,
         options: Options,
     ) -> Result<VecEnv, SetupError> {
         if num_envs == 0 {
@@ -280,28 +316,38 @@ impl VecEnv {
                 options.history
             )));
         }
+        if options.mask && options.ids.is_none() {
+            return Err(SetupError("a mask needs the action ids".into()));
+        }
         let probe = Table::seeded(engine.clone(), seed, 0)?;
         let players = engine.rules().players as usize;
+        let seating = options
+            .seating
+            .clone()
+            .unwrap_or_else(|| Seating::learners(players));
+        seating.check(players).map_err(SetupError)?;
+        seating.opening.check(engine.rules()).map_err(SetupError)?;
         let roles = RoleColumns::new(probe.family().role_specs());
         let dims = Dims {
             envs: num_envs,
             players,
             history: options.history,
             roles: roles.len(),
+            rewards: match options.reward_for {
+                RewardFor::Seat => players,
+                RewardFor::Acting => 1,
+            },
         };
-        let env = Env {
-            table: probe,
-            seed,
-            episode: 0,
-            decisions: 0,
-            log: PlayLog::new(players, options.history),
-            scratch: Vec::new(),
-            settled: false,
-        };
-        let mut out = VecEnv {
+        let ids = options.ids.as_ref().map_or(0, |t| t.len());
+        let env = Env::new(probe, seed, options.history);
+        Ok(VecEnv {
             envs: vec![env; num_envs],
             engine,
             seed,
+            first,
+            dealing,
+            seats: seating.seats(),
+            seating,
             options: Options {
                 threads: options.threads.max(1),
                 ..options
@@ -310,66 +356,272 @@ impl VecEnv {
             roles,
             obs: Obs::new(&dims),
             outcome: Outcome::new(&dims),
+            final_obs: None,
             legal: Legal::default(),
-            counts: Vec::new(),
-        };
-        out.reset(None);
-        Ok(out)
+            mask: Vec::new(),
+            counts: vec![0; num_envs],
+            side_envs: Vec::new(),
+            side_obs: Obs::default(),
+            side_legal: Legal::default(),
+            side_mask: Vec::new(),
+            answers: vec![usize::MAX; num_envs],
+        }
+        .with_buffers(ids))
+    }
+
+    fn with_buffers(mut self, ids: usize) -> VecEnv {
+        if self.options.final_obs {
+            self.final_obs = Some(Obs::new(&self.dims));
+        }
+        if self.options.mask {
+            self.mask = vec![false; self.envs.len() * ids];
+        }
+        self
     }
 
     /// Every env to the first deal of its series (`seed` replaces the
     /// seed when given), with a fresh observation.
     pub fn reset(&mut self, seed: Option<u64>) {
-        self.reseed(seed);
-        self.run_own(None, None);
+        self.reset_begin(seed);
+        self.finish(None).expect("no external player waits");
     }
 
-    /// Every env back to game 0 of its series (`seed` replacing the seed).
+    /// As `reset`, up to the first decision of each env a caller takes:
+    /// external players' turns are answered next, then `finish`.
+    pub fn reset_begin(&mut self, seed: Option<u64>) {
+        self.reseed(seed);
+        self.pass(Job::Reset);
+    }
+
+    /// Every env back to its first deal (`seed` replacing the seed).
     fn reseed(&mut self, seed: Option<u64>) {
         if let Some(seed) = seed {
             self.seed = seed;
         }
         for (i, env) in self.envs.iter_mut().enumerate() {
-            env.seed = self.seed.wrapping_add(i as u64);
-            env.episode = 0;
+            (env.seed, env.episode) = match self.dealing {
+                Dealing::Series => (self.seed.wrapping_add(i as u64), 0),
+                Dealing::Once => (self.seed, self.first.wrapping_add(i as u64)),
+            };
         }
-    }
-
-    /// As `reset`, the legal actions written into the caller's buffers
-    /// (see `step_legal_into`).
-    pub fn reset_legal_into(
-        &mut self,
-        seed: Option<u64>,
-        legal: LegalRows<'_>,
-    ) -> Result<usize, BadAction> {
-        self.check_legal(&legal)?;
-        self.reseed(seed);
-        Ok(self.run_own(None, Some(legal)))
     }
 
     /// One action per env: an index into that env's legal actions. A bad
     /// index refuses the whole step, and no env moves.
     pub fn step(&mut self, actions: &[i64]) -> Result<(), BadAction> {
-        self.check_actions(actions)?;
-        self.run_own(Some(actions), None);
+        if self.seating.externals() > 0 {
+            return Err(BadAction(
+                "external players are answered between begin_step and finish".into(),
+            ));
+        }
+        self.begin_step(actions)?;
+        self.finish(None)?;
         Ok(())
     }
 
-    /// As `step`, the legal actions written into the caller's buffers
-    /// instead of the env's own (which `legal()` goes on showing as the
-    /// last `step` or `reset` left them): buffers the caller keeps from
-    /// step to step, so that nothing is allocated. Returns the number of
-    /// legal actions, `M`; the offsets are always written, the rows only
-    /// if `legal` has room for them (else the caller makes room and calls
-    /// `legal_into`).
-    pub fn step_legal_into(
-        &mut self,
-        actions: &[i64],
-        legal: LegalRows<'_>,
-    ) -> Result<usize, BadAction> {
-        self.check_legal(&legal)?;
+    /// As `step`, up to each env's next decision a caller takes (external
+    /// players' turns are answered next, then `finish`).
+    pub fn begin_step(&mut self, actions: &[i64]) -> Result<(), BadAction> {
         self.check_actions(actions)?;
-        Ok(self.run_own(Some(actions), Some(legal)))
+        self.pass(Job::Step(actions));
+        Ok(())
+    }
+
+    /// The legal index of action id `id` in env `i`'s latest moment.
+    pub fn index_of_id(&self, i: usize, id: i64) -> Option<usize> {
+        let ids = &self.envs.get(i)?.ids;
+        ids.iter().position(|&x| i64::from(x) == id)
+    }
+
+    /// Ids turned into legal indices (`step` by id); an id that is not
+    /// legal is refused naming the env.
+    pub fn indices_of_ids(&self, ids: &[i64]) -> Result<Vec<i64>, BadAction> {
+        if self.options.ids.is_none() {
+            return Err(BadAction(
+                "this env numbers no actions: make it with legal_ids=True to step by id".into(),
+            ));
+        }
+        self.check_length(ids)?;
+        let index = |(i, &id): (usize, &i64)| {
+            self.index_of_id(i, id).map(|x| x as i64).ok_or_else(|| {
+                BadAction(format!(
+                    "actions[{i}] is {id}: action id {id} is not legal in env {i} now"
+                ))
+            })
+        };
+        ids.iter().enumerate().map(index).collect()
+    }
+
+    /// The envs waiting for external player `k`, in order.
+    pub fn waiting(&self, k: u8) -> Vec<usize> {
+        let envs = self.envs.iter().enumerate();
+        envs.filter_map(|(i, e)| (e.wait == Wait::External(k)).then_some(i))
+            .collect()
+    }
+
+    /// Write the observations and legal actions of `envs` (each waiting
+    /// for an external player) as rows `0..envs.len()` of the side
+    /// buffers (`side_obs`, `side_legal`, `side_mask`).
+    pub fn write_side(&mut self, envs: &[usize]) -> Result<(), BadAction> {
+        if let Some(&bad) = envs.iter().find(|&&i| {
+            self.envs
+                .get(i)
+                .is_none_or(|e| !matches!(e.wait, Wait::External(_)))
+        }) {
+            return Err(BadAction(format!("env {bad} waits for no external player")));
+        }
+        let dims = Dims {
+            envs: envs.len(),
+            ..self.dims
+        };
+        if self.side_obs.seat.len() < envs.len() {
+            self.side_obs = Obs::new(&Dims {
+                envs: self.envs.len(),
+                ..self.dims
+            });
+        }
+        let counts: Vec<usize> = envs
+            .iter()
+            .map(|&i| self.envs[i].table.legal_unordered().len())
+            .collect();
+        let mut rows = self.side_obs.rows(&dims);
+        for (row, &i) in rows.iter_mut().zip(envs) {
+            let env = &mut self.envs[i];
+            let seat = env.table.to_act();
+            obs::write(
+                row,
+                &env.table,
+                seat,
+                &env.log,
+                &self.roles,
+                &mut env.scratch,
+            );
+        }
+        drop(rows);
+        let chosen: Vec<&Env> = envs.iter().map(|&i| &self.envs[i]).collect();
+        let total: usize = counts.iter().sum();
+        let with_ids = self.options.ids.is_some();
+        let rows = self.side_legal.sized(envs.len(), total, with_ids);
+        write_offsets(rows.offsets, &counts);
+        fill_rows(rows, chosen.iter().copied());
+        if self.options.mask {
+            let width = self.options.ids.as_ref().map_or(0, |t| t.len());
+            self.side_mask.clear();
+            self.side_mask.resize(envs.len() * width, false);
+            for (row, env) in self.side_mask.chunks_mut(width).zip(&chosen) {
+                for &id in &env.ids {
+                    row[id as usize] = true;
+                }
+            }
+        }
+        self.side_envs = envs.to_vec();
+        Ok(())
+    }
+
+    /// The side buffers `write_side` last wrote: the envs, their
+    /// observations (rows `0..envs.len()`), legal actions and mask.
+    pub fn side(&self) -> (&[usize], &Obs, &Legal, &[bool]) {
+        (
+            &self.side_envs,
+            &self.side_obs,
+            &self.side_legal,
+            &self.side_mask,
+        )
+    }
+
+    /// External player `k`'s answers: legal index `indices[j]` for env
+    /// `envs[j]`. Checked first: a bad answer moves no env.
+    pub fn answer(&mut self, k: u8, envs: &[usize], indices: &[i64]) -> Result<(), BadAction> {
+        if envs.len() != indices.len() {
+            return Err(BadAction(format!(
+                "{} answers for {} envs",
+                indices.len(),
+                envs.len()
+            )));
+        }
+        for (&i, &a) in envs.iter().zip(indices) {
+            let Some(env) = self.envs.get(i).filter(|e| e.wait == Wait::External(k)) else {
+                return Err(BadAction(format!("env {i} does not wait for player {k}")));
+            };
+            let count = env.table.legal_unordered().len() as i64;
+            if !(0..count).contains(&a) {
+                return Err(BadAction(format!(
+                    "the answer for env {i} is {a}: it has {count} legal actions, 0..{}",
+                    count - 1
+                )));
+            }
+        }
+        let mut answers = std::mem::take(&mut self.answers);
+        answers.fill(usize::MAX);
+        for (&i, &a) in envs.iter().zip(indices) {
+            answers[i] = a as usize;
+        }
+        self.pass(Job::Answer(&answers));
+        self.answers = answers;
+        Ok(())
+    }
+
+    /// Is any env waiting for an external player?
+    pub fn any_external(&self) -> bool {
+        self.envs
+            .iter()
+            .any(|e| matches!(e.wait, Wait::External(_)))
+    }
+
+    /// End a step or reset once no env waits for an external player:
+    /// the observations not yet written, then the legal actions (into the
+    /// env's own `Legal` when `legal` is None; into `legal` if they fit,
+    /// else only its offsets) and the mask. Returns the number of legal
+    /// actions.
+    pub fn finish(&mut self, legal: Option<LegalRows<'_>>) -> Result<usize, BadAction> {
+        if self.any_external() {
+            return Err(BadAction("envs still wait for external players".into()));
+        }
+        if let Some(l) = &legal {
+            self.check_legal(l)?;
+        }
+        if self.envs.iter().any(|e| e.obs_pending) {
+            self.pass(Job::Pending);
+        }
+        let parallel = !serial(self.envs.len(), self.options.threads);
+        let with_ids = self.options.ids.is_some();
+        let (envs, counts, own) = (&self.envs, &self.counts, &mut self.legal);
+        let write = || write_legal(own, legal, envs, counts, parallel, with_ids);
+        let total = match parallel {
+            true => on_pool(self.options.threads, write),
+            false => write(),
+        };
+        if self.options.mask {
+            self.update_mask(parallel);
+        }
+        Ok(total)
+    }
+
+    /// Each env's row of the mask to its legal ids: the ids set before
+    /// are cleared, the new ones set (only the entries that change).
+    fn update_mask(&mut self, parallel: bool) {
+        let width = self.options.ids.as_ref().map_or(0, |t| t.len());
+        let update = |(row, env): (&mut [bool], &mut Env)| {
+            for &id in &env.masked {
+                row[id as usize] = false;
+            }
+            for &id in &env.ids {
+                row[id as usize] = true;
+            }
+            env.masked.clone_from(&env.ids);
+        };
+        let (mask, envs) = (&mut self.mask, &mut self.envs);
+        match parallel {
+            true => on_pool(self.options.threads, || {
+                mask.par_chunks_mut(width).zip(envs).for_each(update)
+            }),
+            false => mask.chunks_mut(width).zip(envs).for_each(update),
+        }
+    }
+
+    /// How many legal actions env `i` has now.
+    pub fn legal_len(&self, i: usize) -> usize {
+        self.counts.get(i).copied().unwrap_or(0)
     }
 
     /// How many legal actions the envs have, all told (`M`).
@@ -381,7 +633,8 @@ impl VecEnv {
     /// written into `legal`, which must have room for all of them.
     pub fn legal_into(&self, legal: LegalRows<'_>) -> Result<(), BadAction> {
         let total = self.legal_count();
-        if legal.offsets.len() != self.envs.len() + 1 || legal.room() < total {
+        self.check_legal(&legal)?;
+        if legal.room() < total {
             return Err(BadAction(format!(
                 "legal buffers hold {} actions, {total} are needed",
                 legal.room()
@@ -405,16 +658,31 @@ impl VecEnv {
                 legal.offsets.len()
             )));
         }
+        if legal.ids.is_some() != self.options.ids.is_some() {
+            return Err(BadAction(
+                "legal ids are given exactly when the env numbers its actions".into(),
+            ));
+        }
         Ok(())
     }
 
-    fn check_actions(&self, actions: &[i64]) -> Result<(), BadAction> {
+    fn check_length(&self, actions: &[i64]) -> Result<(), BadAction> {
         let n = self.envs.len();
         if actions.len() != n {
             return Err(BadAction(format!(
                 "actions has {} entries, one per env is {n}",
                 actions.len()
             )));
+        }
+        Ok(())
+    }
+
+    fn check_actions(&self, actions: &[i64]) -> Result<(), BadAction> {
+        self.check_length(actions)?;
+        if self.any_external() {
+            return Err(BadAction(
+                "envs still wait for external players: answer them and finish first".into(),
+            ));
         }
         for (i, &a) in actions.iter().enumerate() {
             let count = self.counts[i] as i64;
@@ -428,84 +696,106 @@ impl VecEnv {
         Ok(())
     }
 
-    /// `run` into the env's own observation and outcome arrays (which
-    /// keep their memory: they are never resized).
-    fn run_own(&mut self, actions: Option<&[i64]>, legal: Option<LegalRows<'_>>) -> usize {
+    /// Do `job` to every env, whole blocks of envs per task, then write
+    /// the observation of each env now waiting for a learner seat (an
+    /// env waiting for an external player has its row written by
+    /// `finish`, once answered).
+    fn pass(&mut self, job: Job<'_>) {
+        let dims = self.dims;
+        let ids = self.options.ids.clone();
+        let ctx = Ctx {
+            seating: &self.seating,
+            seats: &self.seats,
+            limits: self.options.limits,
+            reward: self.options.reward,
+            reward_for: self.options.reward_for,
+            dealing: self.dealing,
+            roles: &self.roles,
+            ids: ids.as_deref(),
+        };
+        let roles = &self.roles;
         let mut obs = std::mem::take(&mut self.obs);
         let mut outcome = std::mem::take(&mut self.outcome);
-        let total = self.run(actions, obs.all(), outcome.all(), legal);
-        self.obs = obs;
-        self.outcome = outcome;
-        total
-    }
-
-    /// Step (or, without actions, deal afresh) every env, then write the
-    /// observations and the legal actions (into the env's own `Legal`
-    /// when `legal` is None; into `legal` if the actions fit, else only
-    /// its offsets). Returns the number of legal actions.
-    fn run(
-        &mut self,
-        actions: Option<&[i64]>,
-        mut obs: ObsRow<'_>,
-        mut outcome: OutcomeRow<'_>,
-        legal: Option<LegalRows<'_>>,
-    ) -> usize {
-        let dims = self.dims;
-        let roles = &self.roles;
-        let reward = self.options.reward;
-        let envs = &mut self.envs;
-        // Whole blocks of envs per task: each env's rows are cut from its
-        // block's inside the task, not listed one by one beforehand.
-        let obs_blocks = obs.blocks(&dims, MIN_ENVS);
-        let out_blocks = outcome.blocks(&dims, MIN_ENVS);
-        let counts = &mut self.counts;
-        counts.resize(envs.len(), 0);
-        let own = &mut self.legal;
-        let block = |b: usize,
-                     envs: &mut [Env],
-                     mut o: ObsRow<'_>,
-                     mut r: OutcomeRow<'_>,
-                     counts: &mut [usize]| {
-            for (k, env) in envs.iter_mut().enumerate() {
-                let mut out = r.env(k, &dims);
-                match actions {
-                    Some(a) => env.step(a[b * MIN_ENVS + k] as usize, reward, &mut out),
-                    None => {
-                        env.deal();
-                        clear(&mut out);
-                        env.settled = false;
+        let mut fin = self.final_obs.take();
+        {
+            let mut obs_all = obs.all();
+            let mut out_all = outcome.all();
+            let obs_blocks = obs_all.blocks(&dims, MIN_ENVS);
+            let out_blocks = out_all.blocks(&dims, MIN_ENVS);
+            let mut fin_all = fin.as_mut().map(Obs::all);
+            let fin_blocks: Vec<Option<ObsRow<'_>>> = match fin_all.as_mut() {
+                Some(f) => f.blocks(&dims, MIN_ENVS).into_iter().map(Some).collect(),
+                None => (0..obs_blocks.len()).map(|_| None).collect(),
+            };
+            let block = |b: usize,
+                         envs: &mut [Env],
+                         mut o: ObsRow<'_>,
+                         mut r: OutcomeRow<'_>,
+                         mut f: Option<ObsRow<'_>>,
+                         counts: &mut [usize]| {
+                for (k, env) in envs.iter_mut().enumerate() {
+                    let i = b * MIN_ENVS + k;
+                    let mut out = r.env(k, &dims);
+                    let mut fin_row = f.as_mut().map(|f| f.env(k, &dims));
+                    let moved = match job {
+                        Job::Reset => {
+                            env.restart(&ctx, &mut out);
+                            true
+                        }
+                        Job::Step(a) => {
+                            env.step(a[i] as usize, &ctx, &mut out, fin_row.as_mut());
+                            true
+                        }
+                        Job::Answer(a) if a[i] != usize::MAX => {
+                            env.answer(a[i], &ctx, &mut out, fin_row.as_mut());
+                            true
+                        }
+                        Job::Answer(_) => false,
+                        Job::Pending => env.obs_pending,
+                    };
+                    if !moved {
+                        continue;
+                    }
+                    env.obs_pending = false;
+                    counts[k] = 0;
+                    match env.wait {
+                        Wait::Learner => {
+                            let (table, seat) = (&env.table, env.table.to_act());
+                            let mut row = o.env(k, &dims);
+                            obs::write(&mut row, table, seat, &env.log, roles, &mut env.scratch);
+                            counts[k] = table.legal_unordered().len();
+                        }
+                        Wait::External(_) => env.obs_pending = true,
+                        Wait::Done => {}
                     }
                 }
-                let table = &env.table;
-                obs::write(
-                    &mut o.env(k, &dims),
-                    table,
-                    &env.log,
-                    roles,
-                    &mut env.scratch,
-                );
-                counts[k] = table.legal_unordered().len();
+            };
+            let envs = &mut self.envs;
+            let counts = &mut self.counts;
+            if serial(envs.len(), self.options.threads) {
+                // No pool to wake: for a few envs that costs more than the work.
+                envs.chunks_mut(MIN_ENVS)
+                    .zip(obs_blocks)
+                    .zip(out_blocks)
+                    .zip(fin_blocks)
+                    .zip(counts.chunks_mut(MIN_ENVS))
+                    .enumerate()
+                    .for_each(|(b, ((((e, o), r), f), c))| block(b, e, o, r, f, c));
+            } else {
+                on_pool(self.options.threads, || {
+                    envs.par_chunks_mut(MIN_ENVS)
+                        .zip(obs_blocks)
+                        .zip(out_blocks)
+                        .zip(fin_blocks)
+                        .zip(counts.par_chunks_mut(MIN_ENVS))
+                        .enumerate()
+                        .for_each(|(b, ((((e, o), r), f), c))| block(b, e, o, r, f, c));
+                });
             }
-        };
-        if serial(envs.len(), self.options.threads) {
-            // No pool to wake: for a few envs that costs more than the work.
-            envs.chunks_mut(MIN_ENVS)
-                .zip(obs_blocks)
-                .zip(out_blocks)
-                .zip(counts.chunks_mut(MIN_ENVS))
-                .enumerate()
-                .for_each(|(b, (((envs, o), r), counts))| block(b, envs, o, r, counts));
-            return write_legal(own, legal, envs, counts, false);
         }
-        on_pool(self.options.threads, || {
-            envs.par_chunks_mut(MIN_ENVS)
-                .zip(obs_blocks)
-                .zip(out_blocks)
-                .zip(counts.par_chunks_mut(MIN_ENVS))
-                .enumerate()
-                .for_each(|(b, (((envs, o), r), counts))| block(b, envs, o, r, counts));
-            write_legal(own, legal, envs, counts, true)
-        })
+        self.obs = obs;
+        self.outcome = outcome;
+        self.final_obs = fin;
     }
 
     pub fn num_envs(&self) -> usize {
@@ -524,6 +814,10 @@ impl VecEnv {
         &self.options
     }
 
+    pub fn seating(&self) -> &Seating {
+        &self.seating
+    }
+
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -538,8 +832,14 @@ impl VecEnv {
         &self.obs
     }
 
-    /// Rewards, terminations and the results of the deals the last step
-    /// finished.
+    /// The acting seat's view of each deal the last step ended or cut
+    /// (`Options::final_obs`; rows of other envs are stale).
+    pub fn final_obs(&self) -> Option<&Obs> {
+        self.final_obs.as_ref()
+    }
+
+    /// Rewards, terminations, truncations and the results of the deals
+    /// the last step finished.
     pub fn outcome(&self) -> &Outcome {
         &self.outcome
     }
@@ -548,9 +848,51 @@ impl VecEnv {
         &self.legal
     }
 
+    /// The dense mask, `num_envs` rows of every id (`Options::mask`).
+    pub fn mask(&self) -> &[bool] {
+        &self.mask
+    }
+
+    /// Env `i`'s deal as `seat` sees it now (any seat, not only the one
+    /// to act), as a one-env observation; None for no such env or seat.
+    pub fn view(&self, i: usize, seat: usize) -> Option<Obs> {
+        let env = self.envs.get(i)?;
+        if seat >= self.dims.players {
+            return None;
+        }
+        let dims = Dims {
+            envs: 1,
+            ..self.dims
+        };
+        let mut out = Obs::new(&dims);
+        let mut rows = out.rows(&dims);
+        let mut scratch = Vec::new();
+        obs::write(
+            &mut rows[0],
+            &env.table,
+            seat,
+            &env.log,
+            &self.roles,
+            &mut scratch,
+        );
+        drop(rows);
+        Some(out)
+    }
+
     /// Env `i`'s table (its current deal).
     pub fn table(&self, i: usize) -> &Table {
         &self.envs[i].table
+    }
+
+    /// What env `i` waits for.
+    pub fn wait(&self, i: usize) -> Wait {
+        self.envs[i].wait
+    }
+
+    /// The results of the envs' one deal each (`Dealing::Once`), in env
+    /// order; None for an env whose deal is not over.
+    pub fn outcomes(&self) -> Vec<Option<DealOutcome>> {
+        self.envs.iter().map(|e| e.finished.clone()).collect()
     }
 }
 
@@ -573,11 +915,12 @@ fn write_legal(
     envs: &[Env],
     counts: &[usize],
     parallel: bool,
+    ids: bool,
 ) -> usize {
     let total: usize = counts.iter().sum();
     let rows = match given {
         Some(rows) => rows,
-        None => own.sized(envs.len(), total),
+        None => own.sized(envs.len(), total, ids),
     };
     write_offsets(rows.offsets, counts);
     if rows.room() >= total {
@@ -596,7 +939,8 @@ fn write_offsets(offsets: &mut [i64], counts: &[usize]) {
     }
 }
 
-/// The legal actions' rows (not the offsets) into `legal`, which has room.
+/// The legal actions' rows (not the offsets) into `legal`, which has room;
+/// an env that waits for no learner (its deal done) has none.
 fn fill_legal(legal: LegalRows<'_>, envs: &[Env], counts: &[usize], parallel: bool) {
     use crate::cards::SLOTS;
     // One piece of each array per block of envs, as the steps ran.
@@ -606,50 +950,79 @@ fn fill_legal(legal: LegalRows<'_>, envs: &[Env], counts: &[usize], parallel: bo
     let kind = split(legal.kind, &per_block, 1);
     let rank = split(legal.rank, &per_block, 1);
     let length = split(legal.length, &per_block, 1);
-    let fill = |envs: &[Env],
-                cards: &mut [u8],
-                represents: &mut [u8],
-                kind: &mut [i8],
-                rank: &mut [i8],
-                length: &mut [i8]| {
-        // Each action's five row pieces, walked together (no index per
-        // element, so no bounds check per element).
-        let mut rows = cards.as_chunks_mut::<SLOTS>().0.iter_mut().zip(
-            represents
-                .as_chunks_mut::<SLOTS>()
-                .0
-                .iter_mut()
-                .zip(kind.iter_mut().zip(rank.iter_mut().zip(length.iter_mut()))),
-        );
-        // In `legal_unordered`'s order: the plays, then the words.
-        for env in envs {
-            let legal = env.table.legal_unordered();
-            for (m, (c, (p, (k, (r, l))))) in legal.plays.iter().zip(rows.by_ref()) {
-                (*c, *p) = (m.cards.0, m.represents.0);
-                (*k, *r, *l) = kinds::describe_play(m);
-            }
-            for (word, (c, (p, (k, (r, l))))) in legal.words.iter().zip(rows.by_ref()) {
-                (*c, *p) = ([0; SLOTS], [0; SLOTS]);
-                (*k, *r, *l) = kinds::describe(word);
-            }
-        }
+    let ids: Vec<Option<&mut [i32]>> = match legal.ids {
+        Some(ids) => split(ids, &per_block, 1).into_iter().map(Some).collect(),
+        None => per_block.iter().map(|_| None).collect(),
     };
     let pieces = cards
         .into_iter()
         .zip(represents)
         .zip(kind)
         .zip(rank)
-        .zip(length);
+        .zip(length)
+        .zip(ids)
+        .map(|(((((c, p), k), r), l), i)| LegalRows {
+            offsets: &mut [],
+            cards: c,
+            represents: p,
+            kind: k,
+            rank: r,
+            length: l,
+            ids: i,
+        });
+    // (An env with no legal action, its one deal done, has no rows.)
+    let fill = |((envs, counts), rows): ((&[Env], &[usize]), LegalRows<'_>)| {
+        let live = envs.iter().zip(counts).filter(|(_, &c)| c > 0);
+        fill_rows(rows, live.map(|(e, _)| e));
+    };
     if parallel {
         envs.par_chunks(MIN_ENVS)
+            .zip(counts.par_chunks(MIN_ENVS))
             .zip(pieces.collect::<Vec<_>>())
-            .for_each(|(envs, ((((c, p), k), r), l))| fill(envs, c, p, k, r, l));
+            .for_each(fill);
     } else {
         envs.chunks(MIN_ENVS)
+            .zip(counts.chunks(MIN_ENVS))
             .zip(pieces)
-            .for_each(|(envs, ((((c, p), k), r), l))| fill(envs, c, p, k, r, l));
+            .for_each(fill);
+    }
+}
+
+/// The legal rows of `envs`, one after another, into `rows` (which has
+/// room): in `legal_unordered`'s order, which is `Game`'s once the env
+/// waits (the plays in hint order, then the words).
+fn fill_rows<'e>(rows: LegalRows<'_>, envs: impl Iterator<Item = &'e Env>) {
+    use crate::cards::SLOTS;
+    // Each action's five row pieces, walked together (no index per
+    // element, so no bounds check per element).
+    let mut out = rows.cards.as_chunks_mut::<SLOTS>().0.iter_mut().zip(
+        rows.represents.as_chunks_mut::<SLOTS>().0.iter_mut().zip(
+            rows.kind
+                .iter_mut()
+                .zip(rows.rank.iter_mut().zip(rows.length.iter_mut())),
+        ),
+    );
+    let mut ids = rows.ids.map(|i| i.iter_mut());
+    for env in envs {
+        let legal = env.table.legal_unordered();
+        for (m, (c, (p, (k, (r, l))))) in legal.plays.iter().zip(out.by_ref()) {
+            (*c, *p) = (m.cards.0, m.represents.0);
+            (*k, *r, *l) = kinds::describe_play(m);
+        }
+        for (word, (c, (p, (k, (r, l))))) in legal.words.iter().zip(out.by_ref()) {
+            (*c, *p) = ([0; SLOTS], [0; SLOTS]);
+            (*k, *r, *l) = kinds::describe(word);
+        }
+        if let Some(ids) = ids.as_mut() {
+            for (&id, out) in env.ids.iter().zip(ids.by_ref()) {
+                *out = id as i32;
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod seating_tests;

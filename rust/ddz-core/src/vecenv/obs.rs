@@ -151,10 +151,12 @@ fn rotate_rows(out: &mut [u8], by_seat: &[[u8; SLOTS]], seat: usize) {
     rotate(out.as_chunks_mut::<SLOTS>().0, by_seat, seat);
 }
 
-/// Fill `row` with what the seat to act at `table` may know.
+/// Fill `row` with what `seat` at `table` may know: the seat to act, or
+/// (a deal's final observation) the seat that acted last.
 pub fn write(
     row: &mut ObsRow<'_>,
     table: &Table,
+    seat: usize,
     log: &PlayLog,
     roles: &RoleColumns,
     scratch: &mut Vec<RoleValue>,
@@ -162,7 +164,6 @@ pub fn write(
     let core = table.core();
     let family = table.family();
     let n = core.players();
-    let seat = core.to_act();
     // Both stay below 2n, so one subtraction stands for `% n` (a division
     // per use, many times a step).
     let wrap = |x: usize| if x >= n { x - n } else { x };

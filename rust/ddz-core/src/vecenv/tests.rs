@@ -2,7 +2,9 @@ use super::*;
 use crate::cards::SLOTS;
 use crate::rules::{Rules, PRESETS};
 use crate::table::physical::parse_identities;
-use crate::table::{Card, RoleType};
+use crate::table::{Action, Card, Rng, RoleType, RoleValue};
+use env::{Ctx, Env};
+use players::{Limits, Seating};
 use serde_json::Value;
 
 fn engine(preset: &str) -> Arc<Engine> {
@@ -16,8 +18,8 @@ fn presets() -> impl Iterator<Item = &'static str> {
 fn options(threads: usize) -> Options {
     Options {
         history: 6,
-        reward: Reward::Score,
         threads,
+        ..Options::default()
     }
 }
 
@@ -105,25 +107,33 @@ fn a_finished_deal_is_settled_and_dealt_again() {
 }
 
 #[test]
-fn win_loss_rewards_are_one_each_way() {
-    let mut o = options(1);
-    o.reward = Reward::WinLoss;
-    let mut env = VecEnv::new(engine("classic"), 4, 0, o).unwrap();
-    let mut rng = Rng(2);
-    let mut ends = 0;
-    for _ in 0..600 {
-        let a = random_actions(&env, &mut rng);
-        env.step(&a).unwrap();
-        let out = env.outcome();
-        for i in (0..4).filter(|&i| out.terminated[i]) {
-            for s in 0..3 {
-                let want = if out.winners[i * 3 + s] { 1.0 } else { -1.0 };
-                assert_eq!(out.reward[i * 3 + s], want);
+fn win_loss_rewards_split_each_sides_one_and_sum_to_zero() {
+    for preset in presets() {
+        let mut o = options(1);
+        o.reward = Reward::WinLoss;
+        let mut env = VecEnv::new(engine(preset), 4, 0, o).unwrap();
+        let p = env.dims().players;
+        let mut rng = Rng(2);
+        let mut ends = 0;
+        for _ in 0..600 {
+            let a = random_actions(&env, &mut rng);
+            env.step(&a).unwrap();
+            let out = env.outcome();
+            for i in (0..4).filter(|&i| out.terminated[i]) {
+                let winners = &out.winners[i * p..(i + 1) * p];
+                let won = winners.iter().filter(|&&w| w).count() as f32;
+                let lost = p as f32 - won;
+                let rewards = &out.reward[i * p..(i + 1) * p];
+                for s in 0..p {
+                    let want = if winners[s] { 1.0 / won } else { -1.0 / lost };
+                    assert_eq!(rewards[s], want, "{preset}");
+                }
+                assert!(rewards.iter().sum::<f32>().abs() < 1e-5, "{preset}");
+                ends += 1;
             }
-            ends += 1;
         }
+        assert!(ends > 0, "{preset}");
     }
-    assert!(ends > 0);
 }
 
 /// The observation rows agree with the table they describe, in every
@@ -210,34 +220,62 @@ fn a_deal_over_as_dealt_is_skipped_for_the_series_next() {
 // ---- secrecy -------------------------------------------------------------
 
 fn single(table: Table, seed: u64, history: usize) -> Env {
-    let players = table.rules().players as usize;
-    Env {
-        table,
-        seed,
-        episode: 0,
-        decisions: 0,
-        log: PlayLog::new(players, history),
-        scratch: Vec::new(),
-        settled: false,
-    }
+    Env::new(table, seed, history)
 }
 
-/// The observation of `env`'s seat to act, every array and the legal list.
-fn view(env: &mut Env, roles: &RoleColumns) -> String {
+/// Step `env` (every seat the learner's) by legal index `i`.
+fn step_single(env: &mut Env, i: usize) {
+    let players = env.table.rules().players as usize;
+    let seating = Seating::learners(players);
+    let roles = RoleColumns::new(&[]);
+    let ctx = Ctx {
+        seats: &seating.seats(),
+        seating: &seating,
+        limits: Limits::defaults(),
+        reward: Reward::Score,
+        reward_for: RewardFor::Seat,
+        dealing: Dealing::Series,
+        roles: &roles,
+        ids: None,
+    };
+    let d = Dims {
+        envs: 1,
+        players,
+        history: 6,
+        roles: 0,
+        rewards: players,
+    };
+    let mut out = Outcome::new(&d);
+    env.step(i, &ctx, &mut out.rows(&d)[0], None);
+}
+
+/// What `seat` sees of `env`: every array, and the legal list when it is
+/// the seat to act.
+fn view(env: &mut Env, roles: &RoleColumns, seat: usize) -> String {
     let d = Dims {
         envs: 1,
         players: env.table.rules().players as usize,
         history: 6,
         roles: roles.len(),
+        rewards: 1,
     };
     let mut obs = Obs::new(&d);
     let mut rows = obs.rows(&d);
-    obs::write(&mut rows[0], &env.table, &env.log, roles, &mut env.scratch);
+    obs::write(
+        &mut rows[0],
+        &env.table,
+        seat,
+        &env.log,
+        roles,
+        &mut env.scratch,
+    );
     drop(rows);
+    let to_act = env.table.to_act() == seat;
     let legal: Vec<String> = env
         .table
         .legal_unordered()
         .iter()
+        .filter(|_| to_act)
         .map(|a| a.to_string())
         .collect();
     format!("{:?}{legal:?}", obs.columns(&d))
@@ -257,10 +295,9 @@ fn locate(deal: &mut crate::table::Deal, place: usize, c: Card) -> Option<&mut C
 /// A twin of `env`'s current deal with two cards the seat to act cannot
 /// see swapped, replayed with the same actions; None if no swap could be
 /// made or the twin could not take the same actions.
-fn hidden_twin(env: &Env, engine: &Arc<Engine>, rng: &mut Rng) -> Option<Env> {
+fn hidden_twin(env: &Env, engine: &Arc<Engine>, rng: &mut Rng, viewer: usize) -> Option<Env> {
     let t = &env.table;
     let core = t.core();
-    let viewer = t.to_act();
     let seen = t.family().hands_seen_by(core, viewer);
     let deal = t.deals().last()?;
     let mut places: Vec<(usize, Vec<Card>)> = (0..core.players())
@@ -318,20 +355,13 @@ fn hidden_twin(env: &Env, engine: &Arc<Engine>, rng: &mut Rng) -> Option<Env> {
     *deals.last_mut()? = twin_deal;
     let table = Table::new(engine.clone(), Rng(0), deals).ok()?;
     let mut twin = single(table, env.seed, 6);
-    let d = Dims {
-        envs: 1,
-        players: core.players(),
-        history: 6,
-        roles: 0,
-    };
-    let mut out = Outcome::new(&d);
     for taken in t.actions() {
         let i = twin
             .table
             .legal_unordered()
             .iter()
             .position(|a| a == taken.action)?;
-        twin.step(i, Reward::Score, &mut out.rows(&d)[0]);
+        step_single(&mut twin, i);
     }
     // The same physical cards must have been played (a play takes the
     // lowest suits, which a swap can change): else the twin is not a
@@ -341,7 +371,7 @@ fn hidden_twin(env: &Env, engine: &Arc<Engine>, rng: &mut Rng) -> Option<Env> {
         .iter()
         .zip(twin.table.actions())
         .all(|(a, b)| t.cards_of(a) == twin.table.cards_of(b));
-    let same_moment = twin.table.to_act() == viewer && twin.table.phase() == t.phase();
+    let same_moment = twin.table.to_act() == t.to_act() && twin.table.phase() == t.phase();
     (same_cards && same_moment).then_some(twin)
 }
 
@@ -356,13 +386,6 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
         let deals = 300;
         for seed in 0..deals {
             let mut env = single(Table::seeded(e.clone(), seed, 0).unwrap(), seed, 6);
-            let d = Dims {
-                envs: 1,
-                players: probe.dims().players,
-                history: 6,
-                roles: 0,
-            };
-            let mut out = Outcome::new(&d);
             if env.table.is_over() {
                 // Won as dealt (an auto-win): nobody has anything to see.
                 continue;
@@ -370,7 +393,7 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
             let stop = rng.below(60);
             for _ in 0..stop {
                 let n = env.table.legal_unordered().len();
-                env.step(rng.below(n), Reward::Score, &mut out.rows(&d)[0]);
+                step_single(&mut env, rng.below(n));
                 if env.episode > 0 {
                     break;
                 }
@@ -378,22 +401,26 @@ fn no_observation_changes_when_hidden_cards_are_swapped() {
             if env.episode > 0 {
                 continue;
             }
-            let Some(mut twin) = hidden_twin(&env, &e, &mut rng) else {
+            // The seat to act, or (every other deal) any seat: a view
+            // between turns (`VecEnv::view`) keeps the same secrets.
+            let viewer = match seed % 2 {
+                0 => env.table.to_act(),
+                _ => rng.below(env.table.rules().players as usize),
+            };
+            let Some(mut twin) = hidden_twin(&env, &e, &mut rng, viewer) else {
                 continue;
             };
             // Where the rules themselves tell the seat something of the
             // swap (a called card chosen from a hand), the table's own
             // observation differs too; the arrays must hold no more than it.
-            let viewer = env.table.to_act();
             let told = |t: &Table| format!("{:?}", t.clone().observation(viewer));
             if told(&env.table) != told(&twin.table) {
                 continue;
             }
             assert_eq!(
-                view(&mut env, &roles),
-                view(&mut twin, &roles),
-                "{preset} seed {seed}: seat {} sees a hidden card",
-                env.table.to_act()
+                view(&mut env, &roles, viewer),
+                view(&mut twin, &roles, viewer),
+                "{preset} seed {seed}: seat {viewer} sees a hidden card",
             );
             checked += 1;
         }
