@@ -119,14 +119,19 @@ def every_preset(deals: int, seed: int = 0) -> list[dict[str, Any]]:
 
 def preset_table(results: list[dict[str, Any]]) -> str:
     """Per preset: A's WP in every role it played, and its mean score."""
-    lines = ["| preset | A vs B | WP by role | WP | score |", "|---|---|---|---|---|"]
+    lines = [
+        "| preset | A vs B | WP by role | WP by role, one-sided games | WP | score |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in results:
-        roles = ", ".join(f"{k} {v['wp']['value']:.3f}" for k, v in r["roles"].items())
+        by_role = lambda key, r=r: ", ".join(  # noqa: E731
+            f"{k} {v['wp']['value']:.3f}" for k, v in r[key].items()
+        )
         overall = r["overall"]
         half = (overall["score"]["high"] - overall["score"]["low"]) / 2
         lines.append(
-            f"| {r['preset']} | {r['row']} | {roles} | {overall['wp']['value']:.3f} | "
-            f"{overall['score']['value']:+.2f} ± {half:.2f} |"
+            f"| {r['preset']} | {r['row']} | {by_role('roles')} | {by_role('one_sided_roles')} | "
+            f"{overall['wp']['value']:.3f} | {overall['score']['value']:+.2f} ± {half:.2f} |"
         )
     return "\n".join(lines)
 

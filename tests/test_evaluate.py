@@ -136,6 +136,30 @@ def test_douzero_figures_are_the_counts_of_the_two_runs() -> None:
     assert got["roles"]["farmer"]["count"] == 2 * deals  # two farmer seats a deal
 
 
+def test_one_sided_roles_count_the_games_where_a_held_one_side() -> None:
+    # Classic in the full protocol: A holds seats 1 and 2 in game 2, which
+    # are on both sides whenever one of them wins the auction.
+    deals, seed = 300, 4
+    got = ddz.evaluate("classic", "greedy", "random", deals, seed=seed, protocol="full")
+    second = ddz.simulate("classic", deals, seed, policy=["random", "greedy", "greedy"])
+    lord = second["landlord"]
+    a_both_sides = lord != 0  # A holds the landlord's seat and a farmer's
+    one = got["one_sided_roles"]
+    # Game 1 (A at seat 0 alone) is always one-sided: one landlord seat a
+    # deal where seat 0 took it, a farmer seat otherwise.
+    first = ddz.simulate("classic", deals, seed, policy=["greedy", "random", "random"])
+    lord_seats = (first["landlord"] == 0).sum()
+    assert one["landlord"]["count"] == lord_seats
+    farmer_seats = (first["landlord"] != 0).sum() + 2 * (~a_both_sides).sum()
+    assert one["farmer"]["count"] == farmer_seats
+    assert got["roles"]["farmer"]["count"] == (first["landlord"] != 0).sum() + 2 * deals - (
+        a_both_sides.sum()
+    )
+    # Both games one-sided in two-player: the two are the same.
+    two = ddz.evaluate("two-player", "greedy", "random", 200, seed=1, protocol="full")
+    assert two["one_sided_roles"] == two["roles"]
+
+
 def test_swapping_the_players_swaps_the_games() -> None:
     # A's game with the landlord's seat is B's game with the farmers'.
     ab = ddz.evaluate("classic", "greedy", "random", 300, seed=9)
@@ -278,7 +302,8 @@ def test_ddz_eval_json_holds_every_figure(capsys: pytest.CaptureFixture[str]) ->
     assert main(["eval", "classic", "greedy", "random", "-n", "50", "--seed", "3", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got == ddz.evaluate("classic", "greedy", "random", 50, seed=3)
-    assert set(got) == {"preset", "protocol", "a", "b", "deals", "seed", "overall", "roles"}
+    keys = {"preset", "protocol", "a", "b", "deals", "seed", "overall", "roles", "one_sided_roles"}
+    assert set(got) == keys
     assert list(got["roles"]) == ["landlord", "farmer"]
     for f in [got["overall"], *got["roles"].values()]:
         assert set(f) == {"count", *FIGURES}

@@ -325,11 +325,19 @@ def summary(games: Games, *, rules: Rules, a: str, b: str, seed: int, protocol: 
     # Per role: each seat A played in that role.
     seat_win = (games.scores > 0) + 0.5 * (games.scores == 0)
     seat_points = np.sign(games.scores) * worth[:, :, None]
-    roles = {}
+    # A game is one-sided when every seat A played won, or every one lost.
+    mine_scores = np.where(games.mine, games.scores, 0)
+    won_all = ((mine_scores > 0) | ~games.mine).all(axis=2)
+    lost_all = ((mine_scores < 0) | ~games.mine).all(axis=2)
+    one_sided = (won_all | lost_all)[:, :, None]
+    roles, one_sided_roles = {}, {}
     for r, name in sorted(enumerate(games.role_names), key=lambda x: _role_order(x[1])):
         counted = games.mine & (games.roles == r)
         if counted.any():
             roles[name] = _figures(seat_win, seat_points, games.scores, counted)
+        if (counted & one_sided).any():
+            figures = _figures(seat_win, seat_points, games.scores, counted & one_sided)
+            one_sided_roles[name] = figures
     out = {
         "preset": rules.preset,
         "protocol": protocol,
@@ -339,6 +347,7 @@ def summary(games: Games, *, rules: Rules, a: str, b: str, seed: int, protocol: 
         "seed": seed,
         "overall": overall,
         "roles": roles,
+        "one_sided_roles": one_sided_roles,
     }
     return cast(Evaluation, out)
 

@@ -343,6 +343,8 @@ class Evaluation(TypedDict):
     seed: int
     overall: Figures
     roles: dict[str, Figures]
+    #: `roles` over the games where all of A's seats were on one side.
+    one_sided_roles: dict[str, Figures]
 
 
 class Agent(Protocol):
