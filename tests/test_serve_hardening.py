@@ -24,7 +24,7 @@ from ddz.serve.bots import BOT_KINDS, BotKind
 from ddz.serve.costs import MAX_LEGAL_ACTIONS, check_cost, richest_lead, runs_inline
 from ddz.serve.replies import Refused
 from ddz.serve.store import Store
-from ddz.serve.tables import Request, Table
+from ddz.serve.tables import Request, ServedTable
 
 #: Generous bounds that only a hung server misses (never timing assertions).
 WAIT = 10
@@ -141,7 +141,7 @@ def test_a_rebuilt_table_plays_its_bots_on_as_the_table_it_replaces(tmp_path) ->
         "bot_secret": "5e" * 32,
     }
     store = Store(str(tmp_path / "rebuild.sqlite3"))
-    table, entries = Table.create("t", spec, {})
+    table, entries = ServedTable.create("t", spec, {})
     store.create("t", spec, {}, "owner", "client", entries)
 
     def used(seat: int, key: str):
@@ -149,7 +149,7 @@ def test_a_rebuilt_table_plays_its_bots_on_as_the_table_it_replaces(tmp_path) ->
 
     step = 0
     while table.game.phase != "over":
-        rebuilt = Table.rebuild(store.load("t"))
+        rebuilt = ServedTable.rebuild(store.load("t"))
         assert rebuilt.game.to_json() == table.game.to_json()
         start = table.version
         request = Request(str(table.game.legal_actions()[0]), f"k{step}")

@@ -12,7 +12,7 @@ from ddz.serve.hub import Hub
 from ddz.serve.limits import Limits
 from ddz.serve.lobby import Lobby
 from ddz.serve.store import Store
-from ddz.serve.tables import Request, Table
+from ddz.serve.tables import Request, ServedTable
 from ddz.serve.views import view_text
 
 
@@ -29,7 +29,7 @@ def play_deal(lobby: Lobby, table_id: str, prefix: str) -> dict:
     return view
 
 
-def _view(table: Table) -> str:
+def _view(table: ServedTable) -> str:
     return view_text(table, 0)
 
 

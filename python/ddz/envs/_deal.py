@@ -28,7 +28,7 @@ def rules_of(preset_or_rules: str | ddz.Rules, options: dict[str, Any]) -> ddz.R
     return ddz.Rules(preset_or_rules, **options)
 
 
-class Deal:
+class DealInPlay:
     """The deal in play and its latest observation (the seat to act's).
 
     `reset(seed)` starts series `seed` (as `VecEnv.reset`); `reset()` goes on

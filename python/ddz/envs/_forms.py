@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 import ddz
 from ddz.envs._actions import PASS_KIND, action_table, enumerable
-from ddz.envs._deal import LEGAL_KEYS, Deal
+from ddz.envs._deal import LEGAL_KEYS, DealInPlay
 from ddz.envs._spaces import bounds, row_space
 
 DEFAULT_CANDIDATES = 2048
@@ -109,7 +109,7 @@ def make_form(rules: ddz.Rules, actions: str | None, max_candidates: int):
     raise ValueError(f"actions must be 'table' or 'candidates', not {actions!r}")
 
 
-def seat_space(deal: Deal, form: TableForm | CandidateForm) -> spaces.Dict:
+def seat_space(deal: DealInPlay, form: TableForm | CandidateForm) -> spaces.Dict:
     """A seat's observation space in the single-game adapters:
     `{"observation": {row keys and the form's own}, "action_mask": int8[size]}`."""
     inner = row_space(deal.row(), deal.rules)

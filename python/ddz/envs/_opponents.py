@@ -1,5 +1,5 @@
 """The other seats of `SeatEnv`: built-in agents or user callables, as policies
-that map a `Deal`'s moment to a legal index."""
+that map a `DealInPlay`'s moment to a legal index."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import numpy as np
 
 import ddz
 from ddz.envs._actions import action_table
-from ddz.envs._deal import Deal
+from ddz.envs._deal import DealInPlay
 
-Policy = Callable[[Deal], int]
+Policy = Callable[[DealInPlay], int]
 
 
-def legal_actions(deal: Deal) -> list[Any]:
+def legal_actions(deal: DealInPlay) -> list[Any]:
     """The moment's legal actions as `Game` takes them, in `Game`'s order (which
     is `VecEnv`'s), read from their ids."""
     table = action_table(deal.rules)
@@ -26,7 +26,7 @@ def agent_policy(agent: Any) -> Policy:
     """A `ddz.agents`-style agent (`act(observation, legal)`): it sees the seat's
     `Game.observation` and the legal actions in `Game`'s order."""
 
-    def policy(deal: Deal) -> int:
+    def policy(deal: DealInPlay) -> int:
         acts = legal_actions(deal)
         choice = agent.act(deal.vec.observation(0), acts)
         for i, a in enumerate(acts):
@@ -41,7 +41,7 @@ def callable_policy(fn: Callable[..., Any]) -> Policy:
     """A user callable `fn(obs) -> legal index`, `obs` the seat's one-env `VecEnv`
     observation (legal rows `0 .. obs['legal_offsets'][1]`)."""
 
-    def policy(deal: Deal) -> int:
+    def policy(deal: DealInPlay) -> int:
         index = fn(deal.obs)
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise TypeError(f"opponent {fn!r} must return a legal index (an int), not {index!r}")

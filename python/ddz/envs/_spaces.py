@@ -55,5 +55,5 @@ def box(key: str, sample: np.ndarray, rules: ddz.Rules, shape: tuple[int, ...] |
 
 
 def row_space(row: dict[str, np.ndarray], rules: ddz.Rules) -> spaces.Dict:
-    """The space of `Deal.row()`'s dict (shapes fixed by the rule set and `history`)."""
+    """The space of `DealInPlay.row()`'s dict (shapes fixed by the rule set and `history`)."""
     return spaces.Dict({k: box(k, v, rules) for k, v in row.items()})

@@ -21,7 +21,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import ddz
-from ddz.envs._deal import Deal, rules_of
+from ddz.envs._deal import DealInPlay, rules_of
 from ddz.envs._forms import DEFAULT_CANDIDATES, make_form, seat_space
 from ddz.envs._opponents import Policy, policy_of
 from ddz.envs._spaces import row_space
@@ -77,7 +77,7 @@ class SeatEnv(gymnasium.Env):
             raise ValueError(f"opponents lists {len(specs)} seats; {self.rules.preset} has {n - 1}")
         self._specs = dict(zip([s for s in range(n) if s != seat], specs))
         self._seat_opponents(0)
-        self._deal = Deal(
+        self._deal = DealInPlay(
             self.rules,
             history=history,
             reward=reward,

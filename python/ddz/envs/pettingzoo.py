@@ -20,7 +20,7 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped,unused
 
 import ddz
 from ddz._ddz import ActionMasks
-from ddz.envs._deal import Deal, rules_of
+from ddz.envs._deal import DealInPlay, rules_of
 from ddz.envs._forms import DEFAULT_CANDIDATES, TableForm, make_form, seat_space
 
 __all__ = ["DdzEnv", "DdzParallelEnv", "env", "parallel_env", "raw_env"]
@@ -49,7 +49,7 @@ class _Seats:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = rules_of(preset, rule_options)
-        self._deal = Deal(
+        self._deal = DealInPlay(
             self.rules,
             history=history,
             reward=reward,

@@ -32,11 +32,11 @@ from .fastpath import FastActions
 from .hub import Hub, Subscriber, pump
 from .limits import MAX_BODY, BodyLimit, Limits
 from .lobby import Lobby, sweep
-from .models import Action, Error, NewTable, NewTableReply
+from .models import ActionRequest, Error, NewTable, NewTableReply
 from .pages import add_pages
 from .replies import Refused, error_response, ws_error_json
 from .store import Store
-from .tables import Request, Table
+from .tables import Request, ServedTable
 from .views import summary, view_text
 
 log = logging.getLogger("ddz.serve")
@@ -103,20 +103,20 @@ def create_app(
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
     Credentials = Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)]
 
-    async def table_of(table_id: str) -> Table:
+    async def table_of(table_id: str) -> ServedTable:
         return await lobby.find(table_id)
 
-    TableOf = Annotated[Table, Depends(table_of)]
+    TableOf = Annotated[ServedTable, Depends(table_of)]
 
     def token_of(credentials: Optional[HTTPAuthorizationCredentials]) -> str:
         if credentials is None:
             raise Refused(401, "missing token: send 'Authorization: Bearer <token>'")
         return credentials.credentials
 
-    async def seat_at(table: TableOf, credentials: Credentials) -> tuple[Table, int]:
+    async def seat_at(table: TableOf, credentials: Credentials) -> tuple[ServedTable, int]:
         return table, _seat_for(table, token_of(credentials))
 
-    SeatAt = Annotated[tuple[Table, int], Depends(seat_at)]
+    SeatAt = Annotated[tuple[ServedTable, int], Depends(seat_at)]
 
     # ---- the API ---------------------------------------------------------------
     @app.get("/healthz", tags=["server"])
@@ -163,7 +163,7 @@ def create_app(
         return _json(await lobby.read(table, lambda t: view_text(t, seat)))
 
     @app.post("/tables/{table_id}/actions", tags=["play"], response_model=dict)
-    async def act(body: Action, at: SeatAt) -> Response:
+    async def act(body: ActionRequest, at: SeatAt) -> Response:
         """Apply the action, then the bots' answers; committed before the reply.
         A retried key returns the current view and changes nothing."""
         table, seat = at
@@ -262,7 +262,7 @@ def create_app(
 BINARY = "binary frames are not accepted: send JSON text"
 
 
-def _seat_for(table: Table, token: Optional[str]) -> int:
+def _seat_for(table: ServedTable, token: Optional[str]) -> int:
     seat = table.seat_of(token_hash(token)) if token else None
     if seat is None:
         raise Refused(403, f"this token opens no seat at table {table.id}")

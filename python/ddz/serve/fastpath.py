@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from .auth import token_hash
 from .limits import replay, send_json
 from .lobby import Lobby
-from .models import Action
+from .models import ActionRequest
 from .replies import Refused, error_json
 from .tables import Request
 
@@ -66,7 +66,7 @@ class FastActions:
         if seat is None:
             return None
         try:
-            action = Action.model_validate(json.loads(body))
+            action = ActionRequest.model_validate(json.loads(body))
         except (ValueError, RecursionError, ValidationError):  # FastAPI's to word
             return None
         try:

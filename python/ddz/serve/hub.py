@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket
 
-from .tables import Table
+from .tables import ServedTable
 from .views import view_message
 
 #: Pushes waiting for one slow client before it is dropped; it reconnects
@@ -66,7 +66,7 @@ class Hub:
             sub.queue.put_nowait(None)
 
 
-def views_for(table: Table, subs: list[Subscriber]) -> Pushes:
+def views_for(table: ServedTable, subs: list[Subscriber]) -> Pushes:
     """The message each of `subs` gets for the table's state now."""
     return [(sub, view_message(table, sub.seat)) for sub in subs]
 

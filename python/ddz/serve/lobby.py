@@ -4,7 +4,7 @@ idle ones, and writing every change to the store before anyone is told.
 The engine's work (rules, bots, views, records, the store's commits) runs
 in a pool of worker threads, so the loop stays free to answer `/healthz`
 and every other table while one request thinks. Only a table whose every
-request is small work (Table.inline: cheap bots, views of a few ms) is
+request is small work (ServedTable.inline: cheap bots, views of a few ms) is
 played on the loop itself, where a hand-off to a thread would cost more
 than the request.
 Each open table has an `asyncio.Lock`: its changes and reads take turns,
@@ -33,7 +33,7 @@ from .hub import Hub, Pushes, Subscriber, views_for
 from .limits import Limits
 from .replies import Refused
 from .store import Entry, FinishedDeal, Store
-from .tables import SEED_LIMIT, Request, Table
+from .tables import SEED_LIMIT, Request, ServedTable
 from .views import summary, view_message, view_text
 
 #: Input errors the engine may raise on a bad preset, option or deal.
@@ -43,7 +43,9 @@ SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,2}")
 
 T = TypeVar("T")
 #: A change of a table: (log entries or None for a retried key, the deal it finished).
-Change = Callable[[Table, Callable[[], None]], tuple[Optional[list[Entry]], Optional[FinishedDeal]]]
+Change = Callable[
+    [ServedTable, Callable[[], None]], tuple[Optional[list[Entry]], Optional[FinishedDeal]]
+]
 
 
 class Lobby:
@@ -52,7 +54,7 @@ class Lobby:
         self.hub = hub
         self.limits = limits
         self.executor = ThreadPoolExecutor(limits.engine_threads, thread_name_prefix="ddz-engine")
-        self.open: dict[str, Table] = {}
+        self.open: dict[str, ServedTable] = {}
         self.by_client: Counter[str] = Counter()  # open tables per creator
         self._making: Counter[str] = Counter()  # tables being made, per creator
         self._locks: dict[str, asyncio.Lock] = {}
@@ -65,9 +67,9 @@ class Lobby:
         """`work(*args)` in a worker thread."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
 
-    async def run_for(self, table: Table, work: Callable[..., T], *args: Any) -> T:
+    async def run_for(self, table: ServedTable, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` for `table`: on the loop if the table's work is small
-        (Table.inline), else in a worker thread."""
+        (ServedTable.inline), else in a worker thread."""
         return work(*args) if table.inline else await self.run(work, *args)
 
     def shutdown(self) -> None:
@@ -75,7 +77,7 @@ class Lobby:
         self.store.close()
 
     # ---- finding and reading -------------------------------------------------
-    def _load(self, table_id: str) -> Table:
+    def _load(self, table_id: str) -> ServedTable:
         """A table rebuilt from the store (in a worker thread, or at start)."""
         stored = self.store.load(table_id)
         if stored is None:
@@ -83,19 +85,19 @@ class Lobby:
         if "bot_secret" not in stored.spec:  # a table made before bots had secrets
             stored.spec["bot_secret"] = new_bot_secret()
             self.store.set_spec(table_id, stored.spec)
-        table = Table.rebuild(stored)
+        table = ServedTable.rebuild(stored)
         if table.backfill:
             self.store.add_deals(table_id, table.backfill)
             table.backfill = []
         table.shown = summary(table)
         return table
 
-    async def find(self, table_id: str) -> Table:
+    async def find(self, table_id: str) -> ServedTable:
         """An open table, or a closed one rebuilt from the store to be read."""
         table = self.open.get(table_id)
         return table if table is not None else await self.run(self._load, table_id)
 
-    async def read(self, found: Table, read: Callable[[Table], T]) -> T:
+    async def read(self, found: ServedTable, read: Callable[[ServedTable], T]) -> T:
         """`read(table)` for a table `find` gave, after its pending changes."""
         if found.id not in self.open:  # closed: nothing changes it
             return await self.run(read, found)
@@ -105,7 +107,7 @@ class Lobby:
                 return await self.run(lambda: read(self._load(found.id)))
             return await self.run_for(table, read, table)
 
-    async def subscribe(self, found: Table, sub: Subscriber) -> None:
+    async def subscribe(self, found: ServedTable, sub: Subscriber) -> None:
         """Queue `sub` the current view of a table `find` gave, then every
         push; a closed table's subscriber gets the view and is hung up."""
         if found.id in self.open:
@@ -120,7 +122,7 @@ class Lobby:
         self.hub.send([(sub, text)])
         sub.queue.put_nowait(None)  # nothing will change: hang up after the view
 
-    def record(self, table_id: str, deal: int | None) -> Callable[[Table], str]:
+    def record(self, table_id: str, deal: int | None) -> Callable[[ServedTable], str]:
         return lambda table: table.record(deal, lambda n: self.store.deal_record(table_id, n))
 
     # ---- creating -----------------------------------------------------------
@@ -132,7 +134,7 @@ class Lobby:
         deal: dict | None,
         bots: Mapping[str, str],
         client: str,
-    ) -> tuple[Table, dict[str, str], str]:
+    ) -> tuple[ServedTable, dict[str, str], str]:
         """A new table made by `client`: the table, its seat tokens and the owner's token."""
         limits = self.limits
         if len(self.open) + sum(self._making.values()) >= limits.max_tables:
@@ -185,7 +187,7 @@ class Lobby:
         table_id = new_table_id()
         who = {"owner_hash": token_hash(owner), "creator": client}
         try:
-            table, entries = Table.create(table_id, spec, hashes, **who)
+            table, entries = ServedTable.create(table_id, spec, hashes, **who)
         except BAD_INPUT as e:
             raise Refused(422, f"bad deal or options: {e}") from None
         seats = {seat: h for h, seat in hashes.items()}
@@ -193,7 +195,7 @@ class Lobby:
         table.shown = summary(table)
         return table, tokens, owner
 
-    def _add(self, table: Table) -> None:
+    def _add(self, table: ServedTable) -> None:
         self.open[table.id] = table
         self.by_client[table.creator or ""] += 1
 
@@ -209,7 +211,7 @@ class Lobby:
     async def act(self, table_id: str, seat: int, request: Request) -> str:
         """Apply and commit; returns the seat's new view, as JSON."""
 
-        def change(table: Table, step):
+        def change(table: ServedTable, step):
             used = lambda s, key: self.store.key_used(table_id, s, key)  # noqa: E731
             return table.act(seat, request, used, step), None
 
@@ -240,7 +242,7 @@ class Lobby:
         self,
         table_id: str,
         change: Change,
-        reply: Callable[[Table], Any],
+        reply: Callable[[ServedTable], Any],
         close: bool = False,
         idle_before: float | None = None,
     ) -> Any:
@@ -265,9 +267,9 @@ class Lobby:
 
     def _apply(
         self,
-        table: Table,
+        table: ServedTable,
         change: Change,
-        reply: Callable[[Table], Any],
+        reply: Callable[[ServedTable], Any],
         subs: list[Subscriber],
         close: bool,
     ) -> tuple[Pushes, Any]:

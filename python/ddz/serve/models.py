@@ -65,7 +65,7 @@ class NewTableReply(BaseModel):
     owner: str = Field(description="the creator's bearer token: it may close the table")
 
 
-class Action(_Strict):
+class ActionRequest(_Strict):
     action: str = Field(
         min_length=1,
         max_length=MAX_ACTION,

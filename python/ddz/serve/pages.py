@@ -29,7 +29,7 @@ from .lobby import BAD_INPUT, Lobby
 from .replay import frames
 from .replies import Refused
 from .seating import Offers, seats
-from .tables import Table
+from .tables import ServedTable
 
 INDEX = Path(__file__).parent / "static" / "index.html"
 #: Finished deals' replays kept encoded: a deal never changes once over.
@@ -69,7 +69,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     async def seat_of(
         table_id: str,
         credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
-    ) -> tuple[Table, int, str]:
+    ) -> tuple[ServedTable, int, str]:
         """The table, the seat the bearer token opens, and the token."""
         table = await lobby.find(table_id)
         if credentials is None:
@@ -79,7 +79,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
             raise Refused(403, f"this token opens no seat at table {table.id}")
         return table, seat, credentials.credentials
 
-    SeatOf = Annotated[tuple[Table, int, str], Depends(seat_of)]
+    SeatOf = Annotated[tuple[ServedTable, int, str], Depends(seat_of)]
 
     # ---- the page, wherever it is opened ----------------------------------------
     def page() -> FileResponse:

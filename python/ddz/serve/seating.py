@@ -10,7 +10,7 @@ hash, and a seat put up in the lobby is given to the first who asks.
 from __future__ import annotations
 
 from .hub import Hub
-from .tables import Refused, Table
+from .tables import Refused, ServedTable
 
 
 class Offers:
@@ -19,13 +19,13 @@ class Offers:
     def __init__(self) -> None:
         self._tokens: dict[tuple[str, int], str] = {}
 
-    def offer(self, table: Table, seat: int, token: str) -> None:
+    def offer(self, table: ServedTable, seat: int, token: str) -> None:
         self._tokens[(table.id, seat)] = token
 
-    def withdraw(self, table: Table, seat: int) -> None:
+    def withdraw(self, table: ServedTable, seat: int) -> None:
         self._tokens.pop((table.id, seat), None)
 
-    def take(self, table: Table, seat: int) -> str:
+    def take(self, table: ServedTable, seat: int) -> str:
         """The seat's token, once: the offer is gone after it."""
         if table.closed:
             raise Refused(409, "the table is closed")
@@ -43,7 +43,7 @@ class Offers:
         return {seat for (t, seat) in self._tokens if t == table_id}
 
 
-def seats(table: Table, hub: Hub, offers: Offers) -> list[dict]:
+def seats(table: ServedTable, hub: Hub, offers: Offers) -> list[dict]:
     """Each seat of `table`: a bot and its kind, or a person's seat with
     whether someone is connected to it and whether it is offered."""
     connected = {sub.seat for sub in hub.tables.get(table.id, ()) if sub.seat is not None}

@@ -162,7 +162,7 @@ class Store:
                 db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
 
     def add_deals(self, table_id: str, deals: list[FinishedDeal]) -> None:
-        """Deals a file written before the deals table finished (see Table.rebuild)."""
+        """Deals a file written before the deals table finished (see ServedTable.rebuild)."""
         with self._transaction() as db:
             self._add_deals(db, table_id, deals)
 

@@ -81,7 +81,7 @@ def _next_seed(spec: dict, number: int) -> int:
     return secrets.randbelow(SEED_LIMIT)
 
 
-class Table:
+class ServedTable:
     def __init__(
         self,
         table_id: str,
@@ -123,7 +123,7 @@ class Table:
         return table, table._run_bots(None)
 
     @classmethod
-    def rebuild(cls, stored: StoredTable) -> Table:
+    def rebuild(cls, stored: StoredTable) -> ServedTable:
         table = cls(stored.id, stored.spec, stored.token_hashes, stored.owner_hash, stored.creator)
         table.touched = stored.touched
         table.version = stored.start

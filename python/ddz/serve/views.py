@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .replies import encode
-from .tables import Table
+from .tables import ServedTable
 
 #: Observation fields that say nothing secret in any preset: the phase, whose
 #: turn, the card counts, the play to beat, the multiplier's events, the result.
@@ -21,7 +21,7 @@ PUBLIC_FIELDS = ("preset", "phase", "to_act", "hand_sizes", "to_beat", "events",
 SEAT_FIELDS = ("seat", "hand", "legal_actions")
 
 
-def _frame(table: Table, seat: int | None, observation: Mapping[str, Any]) -> dict:
+def _frame(table: ServedTable, seat: int | None, observation: Mapping[str, Any]) -> dict:
     return {
         "table": table.id,
         "seat": seat,
@@ -34,7 +34,7 @@ def _frame(table: Table, seat: int | None, observation: Mapping[str, Any]) -> di
     }
 
 
-def seat_view(table: Table, seat: int) -> dict:
+def seat_view(table: ServedTable, seat: int) -> dict:
     """Exactly `observation(seat)` (legal actions included on the seat's
     turn), framed by the table's id, version, deal number and running scores,
     and, on the seat's turn, the legal plays whose texts are alike."""
@@ -44,7 +44,7 @@ def seat_view(table: Table, seat: int) -> dict:
     return view
 
 
-def view_text(table: Table, seat: int | None) -> str:
+def view_text(table: ServedTable, seat: int | None) -> str:
     """The view of `seat` (None: the spectators') as JSON, encoded once per
     table version: the pushes after a step, the reply to the action and any
     GET at that version share one encoding."""
@@ -57,12 +57,12 @@ def view_text(table: Table, seat: int | None) -> str:
     return text
 
 
-def view_message(table: Table, seat: int | None) -> str:
+def view_message(table: ServedTable, seat: int | None) -> str:
     """The WebSocket push of that view: the same object with ``"type": "view"`` first."""
     return '{"type":"view",' + view_text(table, seat)[1:]
 
 
-def spectator_view(table: Table) -> dict:
+def spectator_view(table: ServedTable) -> dict:
     return _frame(table, None, public_observation([table.game.observation(s) for s in table.seats]))
 
 
@@ -117,7 +117,7 @@ def _common_history(histories: list[list]) -> list:
     return common
 
 
-def summary(table: Table) -> dict:
+def summary(table: ServedTable) -> dict:
     """A table as the lobby lists it: nothing a seat or a spectator may not see."""
     game = table.game
     return {
