@@ -116,14 +116,14 @@ impl Table {
         match action {
             Action::Play(m) => {
                 let hand = &mut self.core.hands[seat];
-                if self.recording || !named.is_empty() {
+                if self.dealer.is_recording() || !named.is_empty() {
                     hand.take(&m.cards, named, &mut self.cards);
                 } else {
                     let followed = self.family.plays_read_ranks();
                     hand.take_lowest(&m.cards, followed, &mut self.cards);
                 }
                 let range = start..self.cards.len() as u32;
-                if self.recording {
+                if self.dealer.is_recording() {
                     self.actions.push(Taken {
                         seat,
                         action,
@@ -149,7 +149,7 @@ impl Table {
                         None => t.to_act = t.next(seat),
                     }
                 }
-                if !self.recording {
+                if !self.dealer.is_recording() {
                     self.cards.truncate(start as usize);
                 }
             }
@@ -173,7 +173,7 @@ impl Table {
     }
 
     fn log(&mut self, seat: usize, action: Action) {
-        if !self.recording {
+        if !self.dealer.is_recording() {
             return;
         }
         let at = self.cards.len() as u32;

@@ -11,12 +11,13 @@
 //! legal actions of each moment. Beside it, one job a file: the shared
 //! state families change (`core.rs`), the family hooks and their registry
 //! (`family.rs`), taking an action (`acting.rs`), what a seat may see
-//! (`observation.rs`), moving hidden cards for secrecy tests (`swap.rs`);
-//! dealing (`deal.rs`), auctions (`auction.rs`), trick play (`tricks.rs`),
-//! scoring (`scoring.rs`), physical cards (`physical.rs`). What differs
-//! between presets is a [`Family`]: one file per flow (`Rules::flow`, e.g.
-//! `landlord.rs`), registered in [`family_of`]. Within a family a preset
-//! is data: the `Rules` options the family reads.
+//! (`observation.rs`), moving hidden cards for secrecy tests (`swap.rs`),
+//! drawing the next deal (`dealer.rs`); dealing (`deal.rs`), auctions
+//! (`auction.rs`), trick play (`tricks.rs`), scoring (`scoring.rs`),
+//! physical cards (`physical.rs`). What differs between presets is a
+//! [`Family`]: one file per flow (`Rules::flow`, e.g. `landlord.rs`),
+//! registered in [`family_of`]. Within a family a preset is data: the
+//! `Rules` options the family reads.
 
 mod acting;
 pub mod action;
@@ -25,6 +26,7 @@ pub mod auction;
 mod auto_win;
 mod core;
 pub mod deal;
+mod dealer;
 mod family;
 mod five;
 mod five3;
@@ -60,8 +62,8 @@ pub use scoring::{Event, Settlement};
 use crate::engine::Engine;
 use crate::play::Move;
 use crate::rules::Rules;
+use dealer::{Dealer, Mode};
 use serde_json::Value;
-use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 use tricks::Tricks;
@@ -92,9 +94,7 @@ pub struct Taken {
 pub struct Table {
     core: Core,
     family: Box<dyn Family>,
-    rng: Rng,
-    /// Given deals still to play (a record's redeals), before drawing.
-    queued: VecDeque<Deal>,
+    dealer: Dealer,
     deals: Vec<Deal>,
     actions: Vec<Taken>,
     /// The physical cards of every play in `actions`.
@@ -111,17 +111,6 @@ pub struct Table {
     /// Times the cards were dealt again (everyone passed) since the
     /// table was set up or restarted.
     redeals: u32,
-    /// Keep the record (see `restart_unrecorded`)?
-    recording: bool,
-    /// Deal and follow the hands as counts only (no record, and a family
-    /// whose counts suffice)?
-    counts_only: bool,
-    /// The rule set's physical deck, unshuffled, and the deck being dealt
-    /// (kept from deal to deal).
-    fresh_deck: Vec<Card>,
-    cut: Cut,
-    /// A finished deal whose buffers the next drawn deal reuses.
-    spare: Deal,
 }
 
 /// Why a table could not be set up.
@@ -169,8 +158,7 @@ impl Table {
         let mut table = Table {
             core,
             family,
-            rng,
-            queued: given.into(),
+            dealer: Dealer::new(rules, rng, given),
             deals: Vec::new(),
             actions: Vec::with_capacity(room),
             cards: Vec::with_capacity(rules.deck_size()),
@@ -180,11 +168,6 @@ impl Table {
             order_keys: Vec::with_capacity(256),
             order_plays: Vec::with_capacity(256),
             redeals: 0,
-            recording: true,
-            counts_only: false,
-            fresh_deck: deal::physical_deck(rules),
-            cut: Cut::fresh(rules),
-            spare: Deal::default(),
         };
         table.start();
         Ok(table)
@@ -193,7 +176,7 @@ impl Table {
     /// Start over with a fresh deal drawn from `rng`, forgetting the record
     /// but keeping the buffers (a simulation plays many deals on one table).
     pub fn restart(&mut self, rng: Rng) {
-        self.restart_recording(rng, true);
+        self.restart_as(rng, Mode::Recorded);
     }
 
     /// As `restart`, keeping no record of the new deal: `actions()` and
@@ -204,19 +187,15 @@ impl Table {
     /// is work and memory traffic at every step. The result is the same as
     /// `restart`'s; observations of such a table are not meaningful.
     pub(crate) fn restart_unrecorded(&mut self, rng: Rng) {
-        self.restart_recording(rng, false);
+        let mode = match self.family.counts_suffice() {
+            true => Mode::Counted,
+            false => Mode::Unrecorded,
+        };
+        self.restart_as(rng, mode);
     }
 
-    fn restart_recording(&mut self, rng: Rng, recording: bool) {
-        self.recording = recording;
-        self.counts_only = !recording && self.family.counts_suffice();
-        self.rng = rng;
-        self.queued.clear();
-        // (A deal dealt on counts has no buffers worth keeping.)
-        if !self.counts_only {
-            self.keep_last_deal_as_spare();
-        }
-        self.deals.clear();
+    fn restart_as(&mut self, rng: Rng, mode: Mode) {
+        self.dealer.restart(rng, mode, &mut self.deals);
         self.actions.clear();
         self.cards.clear();
         self.redeals = 0;
@@ -238,24 +217,10 @@ impl Table {
     }
 
     fn start(&mut self) {
-        if self.counts_only && self.queued.is_empty() {
+        if self.dealer.next_is_counted() {
             return self.start_counted();
         }
-        let mut deal = match self.queued.pop_front() {
-            Some(d) => d,
-            None => {
-                let mut deal = std::mem::take(&mut self.spare);
-                self.cut.reshuffle(&self.fresh_deck, &mut self.rng);
-                let (rules, rng) = (self.core.engine.rules(), &mut self.rng);
-                self.family.deal(rules, rng, &self.cut, &mut deal);
-                if self.recording {
-                    deal.sort_hands();
-                }
-                deal
-            }
-        };
-        self.family
-            .complete(self.core.rules(), &mut deal, &mut self.rng);
+        let deal = self.dealer.next(self.core.rules(), self.family.as_mut());
         let t = &mut self.core;
         for (hand, cards) in t.hands.iter_mut().zip(&deal.hands) {
             *hand = Hand::of(cards);
@@ -263,34 +228,24 @@ impl Table {
         t.kitty.clone_from(&deal.kitty);
         t.new_deal();
         self.family.start(t, &deal);
-        if !self.recording {
-            self.keep_last_deal_as_spare();
-            self.deals.clear();
+        if !self.dealer.is_recording() {
+            self.dealer.take_back(&mut self.deals);
         }
         self.deals.push(deal);
         self.refresh();
     }
 
-    /// Keep the last deal's buffers for the next drawn deal to refill.
-    fn keep_last_deal_as_spare(&mut self) {
-        if let Some(last) = self.deals.pop() {
-            self.spare = last;
-        }
-    }
-
     /// As `start` with a fresh deal, for a family whose counts suffice:
-    /// the same draws as `Deal::shuffled` (the same cards for a seed), but
-    /// the hands are counted straight from a reused deck, unsorted and
-    /// without suits, and the deal kept is its first seat alone.
+    /// the hands are counted straight from the dealer's cut, without
+    /// suits, and the deal kept is its first seat alone.
     fn start_counted(&mut self) {
-        self.cut.reshuffle(&self.fresh_deck, &mut self.rng);
-        let first = self.rng.below(self.cut.players());
+        let (first, cut) = self.dealer.next_counted();
         let t = &mut self.core;
         for (seat, hand) in t.hands.iter_mut().enumerate() {
-            *hand = Hand::counted(self.cut.hand(seat));
+            *hand = Hand::counted(cut.hand(seat));
         }
         t.kitty.clear();
-        t.kitty.extend_from_slice(self.cut.kitty());
+        t.kitty.extend_from_slice(cut.kitty());
         t.new_deal();
         let deal = Deal {
             first,

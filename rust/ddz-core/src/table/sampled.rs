@@ -27,8 +27,6 @@ impl Table {
     /// fit those hands.
     pub fn redealt(&self, redeal: &Redeal, mut rng: Rng) -> Option<Table> {
         let mut t = self.clone();
-        t.queued.clear();
-        t.recording = false;
         for (seat, cards) in &redeal.hands {
             t.core.hands[*seat] = Hand::of(cards);
         }
@@ -41,7 +39,7 @@ impl Table {
         if !t.family.redeal_roles(&t.core, redeal.seat, &mut rng) {
             return None;
         }
-        t.rng = rng;
+        t.dealer.for_playout(rng);
         t.refresh();
         Some(t)
     }
@@ -49,7 +47,7 @@ impl Table {
     /// Does this table keep its record (the physical cards of every play)?
     /// A search reads the cards played from it.
     pub fn is_recorded(&self) -> bool {
-        self.recording
+        self.dealer.is_recording()
     }
 
     /// The cards set aside in the current deal.
