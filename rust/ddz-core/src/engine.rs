@@ -59,6 +59,10 @@ pub struct Engine {
     pub(crate) closed_counts: bool,
     /// King bombs playable from `[small][big]` jokers (`count.rs`).
     pub(crate) king_bombs_within: [[u8; 5]; 5],
+    /// Unique to each `Engine::new` in the process (a clone shares it):
+    /// a cache keyed by it never mistakes another rule set for this one,
+    /// as a key by address could once this engine is freed.
+    id: u64,
 }
 
 impl Engine {
@@ -115,7 +119,9 @@ impl Engine {
         }
         let wing_cap = if rules.no_bomb_inside { 3 } else { u8::MAX };
         let copies = Cards(std::array::from_fn(|slot| rules.copies(slot)));
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Engine {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             closed_counts: crate::count::closed_counts(&rules),
             king_bombs_within: crate::count::king_bombs_within(&rules),
             copies,
@@ -130,6 +136,11 @@ impl Engine {
 
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// This engine's id, unique in the process (see the field).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     pub fn specs(&self) -> &[Spec] {

@@ -27,9 +27,9 @@ const PLAN_CARDS: usize = 20;
 const PLAN_MEMORY: usize = 8 << 20;
 
 thread_local! {
-    /// The fewest-plays memo of the rule set last planned on this thread
-    /// (the engine's address tells rule sets apart).
-    static PLANS: RefCell<Option<(usize, Fewest)>> = const { RefCell::new(None) };
+    /// The fewest-plays memo of the engine last planned on this thread,
+    /// by `Engine::id`.
+    static PLANS: RefCell<Option<(u64, Fewest)>> = const { RefCell::new(None) };
 }
 
 /// Kinds the plan leaves out: plays with kickers (wings). Planning with
@@ -45,7 +45,7 @@ const UNPLANNED: u32 = (1 << Kind::TrioSingle as u32)
 /// The fewest plays without kickers that empty `hand` under `e`'s rules.
 fn fewest(e: &Engine, hand: Cards) -> u8 {
     PLANS.with_borrow_mut(|slot| {
-        let id = e as *const Engine as usize;
+        let id = e.id();
         let memo = match slot {
             Some((at, m)) if *at == id => m,
             _ => &mut slot.insert((id, Fewest::new(PLAN_MEMORY))).1,
@@ -273,4 +273,25 @@ pub fn play_out(table: &mut Table) -> bool {
         table.apply_unordered(i);
     }
     table.is_over()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn the_plan_memo_tells_rule_sets_apart_whatever_their_address() {
+        // Engines built in turn into one local often land at one address;
+        // a memo keyed by address answered the first rule set's plan for
+        // the next (A2345 is a straight in six-player-2v4, five singles in
+        // classic).
+        for _ in 0..4 {
+            for (preset, want) in [("classic", 5), ("six-player-2v4", 1)] {
+                let e = Engine::new(Rules::preset(preset).unwrap()).unwrap();
+                let hand = e.parse("A2345").unwrap();
+                assert_eq!(fewest(&e, hand), want, "{preset}");
+            }
+        }
+    }
 }
