@@ -97,9 +97,12 @@ fn every_sample_is_consistent_with_what_the_seat_sees() {
 
 #[test]
 fn the_search_never_takes_an_illegal_action() {
+    // DDZ_SEARCH_LEGAL_DEALS deals a preset (4; docs/bots.md reports a
+    // run of 1,000 in release).
+    let deals: u64 = env("DDZ_SEARCH_LEGAL_DEALS").unwrap_or(4);
     for preset in PRESETS {
         let e = engine(preset);
-        for index in 0..4 {
+        (0..deals).into_par_iter().for_each(|index| {
             let mut t = Table::seeded(e.clone(), 5, index).unwrap();
             let mut rng = Rng(index);
             let mut steps = 0;
@@ -111,7 +114,7 @@ fn the_search_never_takes_an_illegal_action() {
                 steps += 1;
                 assert!(steps < 5000, "{preset}: the deal does not end");
             }
-        }
+        });
     }
 }
 
@@ -294,13 +297,9 @@ fn env<T: std::str::FromStr>(key: &str) -> Option<T> {
 #[ignore = "a measurement: cargo test --release -p ddz-core duel -- --ignored --nocapture"]
 fn duel_figures() {
     // DDZ_DUEL_DEALS (300), DDZ_DUEL_PLAYOUTS (the default budget's),
-    // DDZ_DUEL_AGAINST (greedy, rule or playout).
+    // DDZ_DUEL_AGAINST (greedy, rule, playout, or eighth: the search at
+    // an eighth of the playouts).
     let deals: u64 = env("DDZ_DUEL_DEALS").unwrap_or(300);
-    let against = match std::env::var("DDZ_DUEL_AGAINST").as_deref() {
-        Ok("rule") => Player::Rule,
-        Ok("playout") => Player::Playout,
-        _ => Player::Greedy,
-    };
     let show = |name: &str, r: (f64, f64, f64, f64)| {
         println!(
             "{name}: WP landlord {:.3} farmers {:.3} overall {:.3}, landlord-score a deal {:+.2}",
@@ -314,6 +313,15 @@ fn duel_figures() {
     if let Some(p) = env("DDZ_DUEL_PLAYOUTS") {
         b.playouts = p;
     }
+    let against = match std::env::var("DDZ_DUEL_AGAINST").as_deref() {
+        Ok("rule") => Player::Rule,
+        Ok("playout") => Player::Playout,
+        Ok("eighth") => Player::Search(SearchBudget {
+            playouts: b.playouts / 8,
+            ..b
+        }),
+        _ => Player::Greedy,
+    };
     println!("search budget: {b:?}, {deals} deals a side, against {against:?}");
     if std::env::var("DDZ_DUEL_BASELINES").is_ok() {
         show("playout vs them", duel(Player::Playout, against, deals));
