@@ -160,13 +160,25 @@ pub(crate) fn run_on<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -
 /// the batch is small or one thread is asked for (no pool to wake, which
 /// is most of the fixed cost of a call), else on the pool.
 pub fn map_rows<T: Send>(threads: usize, n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    if n <= MIN_LEN || threads <= 1 {
+    map_rows_by(threads, n, MIN_LEN, f)
+}
+
+/// As `map_rows`, with tasks of at least `min_len` rows: 1 where a row
+/// costs milliseconds (a searched deal), so that even a few rows keep
+/// every thread busy.
+pub fn map_rows_by<T: Send>(
+    threads: usize,
+    n: usize,
+    min_len: usize,
+    f: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    if n <= min_len || threads <= 1 {
         return (0..n).map(f).collect();
     }
     run_on(threads, || {
         (0..n)
             .into_par_iter()
-            .with_min_len(MIN_LEN)
+            .with_min_len(min_len)
             .map(&f)
             .collect()
     })

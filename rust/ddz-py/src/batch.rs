@@ -208,7 +208,7 @@ const BLOCK_TIME: Duration = Duration::from_millis(40);
 /// hands with thousands of plays, six-player deals) take well under
 /// `BLOCK_TIME` on one thread, large enough that a cheap batch of this size
 /// is one block.
-const FIRST_BLOCK: usize = 1024;
+pub const FIRST_BLOCK: usize = 1024;
 
 /// Run `work` on successive blocks of `0..n` with the GIL released,
 /// checking for signals (Ctrl-C) between blocks. Blocks start small and
@@ -234,9 +234,23 @@ pub fn in_blocks_from(
     py: Python<'_>,
     n: usize,
     first: usize,
+    work: impl FnMut(Range<usize>) + Send,
+) -> PyResult<()> {
+    in_blocks_of(py, n, first, 1, work)
+}
+
+/// As `in_blocks_from`, no block under `least` rows (but the last): rows
+/// that cost milliseconds each would otherwise shrink the blocks to one
+/// row, and one row keeps one thread busy.
+pub fn in_blocks_of(
+    py: Python<'_>,
+    n: usize,
+    first: usize,
+    least: usize,
     mut work: impl FnMut(Range<usize>) + Send,
 ) -> PyResult<()> {
-    let mut size = first.max(1);
+    let least = least.max(1);
+    let mut size = first.max(least);
     let mut at = 0;
     while at < n {
         let end = n.min(at.saturating_add(size));
@@ -247,7 +261,7 @@ pub fn in_blocks_from(
         if took < BLOCK_TIME / 2 {
             size = size.saturating_mul(2).min(1 << 20);
         } else if took > BLOCK_TIME * 2 {
-            size = (size / 2).max(1);
+            size = (size / 2).max(least);
         }
         at = end;
     }

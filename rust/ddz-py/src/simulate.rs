@@ -1,6 +1,6 @@
 //! `simulate`: whole deals in Rust, results as numpy arrays.
 
-use crate::batch::{in_blocks, int_arg, memory_error, threads_from};
+use crate::batch::{in_blocks_of, int_arg, memory_error, threads_from, FIRST_BLOCK};
 use crate::convert::value_error;
 use crate::types::PyRules;
 use ddz_core::simulate::{Columns, Opening, Outcome, Policy, Seats, Series};
@@ -65,7 +65,13 @@ pub fn simulate<'py>(
         Series::seated(engine, seed, seats, opening).map_err(crate::errors::rules_error)?;
     let mut columns = Columns::new(games, engine.rules()).map_err(memory_error)?;
     let mut recorded: Vec<Outcome> = Vec::new();
-    in_blocks(py, games as usize, |r| {
+    // A searched deal takes tens of milliseconds to seconds: blocks of
+    // two deals a thread keep every thread busy and Ctrl-C within reach.
+    let (first_block, least) = match series.searches() {
+        true => (2 * threads, threads),
+        false => (FIRST_BLOCK, 1),
+    };
+    in_blocks_of(py, games as usize, first_block, least, |r| {
         let keep = (record as usize).saturating_sub(r.start);
         let block = series.play(first + r.start as u64, r.len(), threads, keep);
         for (j, o) in block.into_iter().enumerate() {

@@ -137,9 +137,15 @@ impl Series {
     /// first `record` of them keep their deals and actions. Indices past
     /// `u64::MAX` wrap (callers check the range; see `columns.rs`).
     pub fn play(&self, first: u64, games: usize, threads: usize, record: usize) -> Vec<Outcome> {
-        batch::map_rows(threads, games, |i| {
+        let min_len = if self.searches() { 1 } else { batch::MIN_LEN };
+        batch::map_rows_by(threads, games, min_len, |i| {
             self.deal(first.wrapping_add(i as u64), i < record)
         })
+    }
+
+    /// Does a seat search (deals of milliseconds, split one by one)?
+    pub fn searches(&self) -> bool {
+        self.seats.searches()
     }
 }
 

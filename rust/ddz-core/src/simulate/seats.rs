@@ -36,6 +36,15 @@ impl Seats {
         }
     }
 
+    /// Does any seat search? Its deals then cost milliseconds each, not
+    /// microseconds.
+    pub fn searches(&self) -> bool {
+        match self {
+            Seats::All(p) => matches!(p, Policy::Search(_)),
+            Seats::Each(ps) => ps.iter().any(|p| matches!(p, Policy::Search(_))),
+        }
+    }
+
     /// The choice generators of deal `index` of the series `seed`.
     pub fn generators(&self, seed: u64, index: u64, players: usize) -> Generators {
         Generators {
