@@ -65,8 +65,8 @@ pub fn simulate<'py>(
         Series::seated(engine, seed, seats, opening).map_err(crate::errors::rules_error)?;
     let mut columns = Columns::new(games, engine.rules()).map_err(memory_error)?;
     let mut recorded: Vec<Outcome> = Vec::new();
-    // A searched deal takes tens of milliseconds to seconds: blocks of
-    // two deals a thread keep every thread busy and Ctrl-C within reach.
+    // A searched deal takes tens of milliseconds to seconds: blocks of one
+    // or two deals a thread keep every thread busy and Ctrl-C within reach.
     let (first_block, least) = match series.searches() {
         true => (2 * threads, threads),
         false => (FIRST_BLOCK, 1),

@@ -30,18 +30,19 @@ impl Seats {
 
     /// Does any seat's policy read the table's record (the cards played)?
     pub fn reads_record(&self) -> bool {
-        match self {
-            Seats::All(p) => p.reads_record(),
-            Seats::Each(ps) => ps.iter().any(|p| p.reads_record()),
-        }
+        self.any(Policy::reads_record)
     }
 
     /// Does any seat search? Its deals then cost milliseconds each, not
     /// microseconds.
     pub fn searches(&self) -> bool {
+        self.any(|p| matches!(p, Policy::Search(_)))
+    }
+
+    fn any(&self, test: impl Fn(Policy) -> bool) -> bool {
         match self {
-            Seats::All(p) => matches!(p, Policy::Search(_)),
-            Seats::Each(ps) => ps.iter().any(|p| matches!(p, Policy::Search(_))),
+            Seats::All(p) => test(*p),
+            Seats::Each(ps) => ps.iter().any(|p| test(*p)),
         }
     }
 
