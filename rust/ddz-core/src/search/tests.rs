@@ -253,11 +253,14 @@ fn duel_deal(e: &Arc<Engine>, index: u64, landlord: Player, farmers: Player) -> 
     (score > 0, score)
 }
 
-/// `a` against `b` in classic, every deal twice with the sides swapped:
-/// (WP as landlord, WP as farmers, WP, mean score a deal).
-fn duel(a: Player, b: Player, deals: u64) -> (f64, f64, f64, f64) {
+/// One deal of a duel, its two games from `a`'s side: (won as landlord,
+/// score, won as farmers, score).
+type Games = (bool, i64, bool, i64);
+
+/// `a` against `b` in classic, every deal twice with the sides swapped.
+fn duel(a: Player, b: Player, deals: u64) -> Vec<Games> {
     let e = engine("classic");
-    let rows: Vec<(bool, i64, bool, i64)> = (0..deals)
+    let rows: Vec<Games> = (0..deals)
         .into_par_iter()
         .map(|i| {
             let (w1, s1) = duel_deal(&e, i, a, b);
@@ -265,7 +268,6 @@ fn duel(a: Player, b: Player, deals: u64) -> (f64, f64, f64, f64) {
             (w1, s1, !w2, -s2)
         })
         .collect();
-    keep_and_compare(&rows);
     let mut times: Vec<u64> = rayon::broadcast(|_| TIMES.with_borrow_mut(std::mem::take))
         .into_iter()
         .flatten()
@@ -282,7 +284,12 @@ fn duel(a: Player, b: Player, deals: u64) -> (f64, f64, f64, f64) {
             at(1.0)
         );
     }
-    let n = deals as f64;
+    rows
+}
+
+/// (WP as landlord, WP as farmers, WP, mean score a deal).
+fn summary(rows: &[Games]) -> (f64, f64, f64, f64) {
+    let n = rows.len() as f64;
     let landlord = rows.iter().filter(|r| r.0).count() as f64 / n;
     let farmers = rows.iter().filter(|r| r.2).count() as f64 / n;
     // A farmer's score is half the landlord's swing (two farmers).
@@ -295,13 +302,11 @@ fn duel(a: Player, b: Player, deals: u64) -> (f64, f64, f64, f64) {
 /// earlier run's lines on the same deals (DDZ_DUEL_PAIRED). Paired deal by
 /// deal, the difference's interval is up to three times narrower than
 /// that of two runs compared as wholes.
-fn keep_and_compare(rows: &[(bool, i64, bool, i64)]) {
+fn keep_and_compare(rows: &[Games]) {
     let wp =
         |landlord: bool, farmers: bool| f64::from(u8::from(landlord) + u8::from(farmers)) / 2.0;
     if let Ok(path) = std::env::var("DDZ_DUEL_OUT") {
-        let line = |r: &(bool, i64, bool, i64)| {
-            format!("{} {} {} {}\n", u8::from(r.0), r.1, u8::from(r.2), r.3)
-        };
+        let line = |r: &Games| format!("{} {} {} {}\n", u8::from(r.0), r.1, u8::from(r.2), r.3);
         std::fs::write(&path, rows.iter().map(line).collect::<String>()).unwrap();
     }
     let Ok(path) = std::env::var("DDZ_DUEL_PAIRED") else {
@@ -361,10 +366,18 @@ fn duel_figures() {
     };
     println!("search budget: {b:?}, {deals} deals a side, against {against:?}");
     if std::env::var("DDZ_DUEL_BASELINES").is_ok() {
-        show("playout vs them", duel(Player::Playout, against, deals));
-        show("greedy vs them", duel(Player::Greedy, against, deals));
+        show(
+            "playout vs them",
+            summary(&duel(Player::Playout, against, deals)),
+        );
+        show(
+            "greedy vs them",
+            summary(&duel(Player::Greedy, against, deals)),
+        );
     }
-    show("search vs them", duel(Player::Search(b), against, deals));
+    let rows = duel(Player::Search(b), against, deals);
+    show("search vs them", summary(&rows));
+    keep_and_compare(&rows);
 }
 
 #[test]
