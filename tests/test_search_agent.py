@@ -51,7 +51,45 @@ def test_one_and_two_threads_decide_alike(preset: str) -> None:
     assert decisions(preset, 3, threads=1) == decisions(preset, 3, threads=2)
 
 
-@pytest.mark.parametrize("preset", ["classic", "two-player", "four-player", "laizi"])
+#: The presets whose observation alone can be replayed (docs/bots.md).
+REBUILT = ["classic", "two-player", "four-player", "laizi", "five-player"]
+
+
+class CountingFallback:
+    """Greedy, counting the decisions handed to it."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.greedy = ddz.agents.GreedyAgent()
+
+    def act(self, observation, legal):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        return self.greedy.act(observation, legal)
+
+
+@pytest.mark.parametrize("preset", ["five-player", "six-player-3v3", "six-player-teams"])
+def test_act_searches_where_the_observation_can_be_replayed(preset: str) -> None:
+    # From an observation alone, five-player is searched (its history is
+    # whole, and the marked copies are placed as the seat knows them); the
+    # families that leave unseen choices out of the history hand every
+    # decision with a choice to the fallback.
+    fallback = CountingFallback()
+    agent = SearchAgent(seed=1, threads=1, fallback=fallback, **FAST)
+    chosen = 0
+    for seed in range(2):
+        game = ddz.Game(preset, seed=seed)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            chosen += len(legal) > 1
+            game.step(agent.act(game.observation(game.to_act), legal))
+    assert chosen > 50
+    if preset in REBUILT:
+        assert fallback.calls == 0
+    else:
+        assert fallback.calls == chosen
+
+
+@pytest.mark.parametrize("preset", REBUILT)
 def test_moving_hidden_cards_leaves_the_decision_unchanged(preset: str) -> None:
     rng = random.Random(5)
     checked = 0

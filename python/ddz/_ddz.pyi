@@ -97,8 +97,8 @@ def search_act(
 ) -> tuple[int, str] | None:
     """The search player's choice for the observation (its JSON): the index into the
     legal actions in Game's order and the action's text; None where the observation
-    alone cannot be replayed (non-one-landlord families). `ddz.agents.SearchAgent`
-    is the public wrapper."""
+    alone cannot be replayed (five-player-3deck and the six-player families).
+    `ddz.agents.SearchAgent` is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core

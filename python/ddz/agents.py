@@ -40,10 +40,10 @@ class SearchAgent:
 
     ``act(observation, legal)`` reads nothing but the observation and the
     legal actions: it rebuilds the table from the observation, which it
-    can do in the one-landlord presets (classic, two-player, four-player,
-    laizi). In the other families the observation leaves out choices the
-    seat did not see (a side, a friend call), so ``act`` plays as
-    ``fallback`` (default `GreedyAgent`) there. ``act_in(game)`` searches
+    can do where the history is whole (classic, two-player, four-player,
+    laizi, five-player). In the other families the observation leaves out
+    choices the seat did not see (a side, a friend call), so ``act`` plays
+    as ``fallback`` (default `GreedyAgent`) there. ``act_in(game)`` searches
     on the game's own table in every preset: it too reads only what the
     seat to act may see (each sample deals the hidden cards and roles
     anew). `ddz.play`, `ddz.evaluate`, ``ddz play`` and the server's bots

@@ -6,14 +6,23 @@
 //! the cards played come from the history (by rank: suits of other seats'
 //! plays are not shown, and the one-landlord family never reads them); the
 //! rest of the deck is dealt at random to the hidden places at their
-//! sizes. The history is then replayed once on that deal. Only the
-//! one-landlord family: its history is public, so every decision can be
-//! replayed (the other families hide some, and their marked cards).
+//! sizes. The history is then replayed once on that deal. The
+//! one-landlord family and `five-player` (the hidden-partner family): their
+//! histories are public, so every decision can be replayed. The other
+//! families leave choices the seat did not see out of its history.
+//!
+//! In `five-player` the marked card's two copies are placed first: the open
+//! landlord was dealt one, the hidden landlord (where the seat knows it)
+//! the other, in its hand or, where the observation says it was played (a
+//! hand the seat sees lacks it, or the partnership came out without a
+//! `reveal`), in one of its plays of that rank. A copy whose holder the
+//! seat does not know is dealt at random with the other hidden cards, and
+//! no play of another seat is given a copy (that would have revealed it).
 
 use crate::cards::Cards;
 use crate::engine::Engine;
 use crate::rules::Flow;
-use crate::table::physical::parse_identities;
+use crate::table::physical::{parse_identities, push_card};
 use crate::table::{deal, Card, Deal, Rng, Table};
 use serde_json::Value;
 use std::sync::Arc;
@@ -30,6 +39,13 @@ pub struct View {
     /// (seat, action as the observation spells it).
     pub history: Vec<(usize, String)>,
     pub landlord: Option<usize>,
+    /// `five-player`: the marked card, the hidden landlord where the seat
+    /// knows it, whether it knows the open landlord plays alone (1 v 4),
+    /// and whether the partnership is public.
+    pub marked: Option<Card>,
+    pub hidden_landlord: Option<usize>,
+    pub solo: Option<bool>,
+    pub revealed: bool,
 }
 
 fn cards_of(text: &str) -> Result<Vec<Card>, String> {
@@ -101,6 +117,16 @@ impl View {
                 .get("landlord")
                 .and_then(Value::as_u64)
                 .map(|s| s as usize),
+            marked: match text("marked") {
+                Some(t) => cards_of(t)?.first().copied(),
+                None => None,
+            },
+            hidden_landlord: v
+                .get("hidden_landlord")
+                .and_then(Value::as_u64)
+                .map(|s| s as usize),
+            solo: v.get("solo").and_then(Value::as_bool),
+            revealed: v.get("revealed").and_then(Value::as_bool) == Some(true),
         })
     }
 }
@@ -114,9 +140,12 @@ fn played(engine: &Engine, text: &str) -> Option<Cards> {
     engine.parse(cards).ok().filter(|c| !c.is_empty())
 }
 
-/// Take cards of `counts` out of `from`, lowest suits first; None if it
-/// lacks some.
+/// Take cards of `counts` out of `from`, lowest suits first; None (and
+/// `from` untouched) if it lacks some.
 fn take(from: &mut Vec<Card>, counts: &Cards) -> Option<Vec<Card>> {
+    if !deal::count(from).contains(counts) {
+        return None;
+    }
     let mut out = Vec::with_capacity(counts.len());
     for slot in 0..crate::cards::SLOTS {
         for _ in 0..counts.get(slot) {
@@ -141,12 +170,16 @@ fn remove(from: &mut Vec<Card>, cards: &[Card]) -> Result<(), String> {
 /// A table at the moment `view` shows, the hidden cards dealt from `seed`.
 pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, String> {
     let rules = engine.rules().clone();
-    if rules.flow != Flow::OneLandlord {
-        return Err(format!(
-            "a search from an observation plays the one-landlord presets only, not {}",
-            rules.flow.name()
-        ));
-    }
+    let marked = match rules.flow {
+        Flow::OneLandlord => None,
+        Flow::HiddenPartner => Some(view.marked.ok_or("the observation has no 'marked' card")?),
+        flow => {
+            return Err(format!(
+            "a search from an observation plays the one-landlord presets and five-player, not {}",
+            flow.name()
+        ))
+        }
+    };
     let n = rules.players as usize;
     if view.hand_sizes.len() != n || view.seat >= n {
         return Err("the observation is not of this rule set's table".into());
@@ -194,11 +227,44 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
             }
         }
     }
-    // The cards played, by seat: the kitty's taker's from the kitty first.
+    // The marked card's unseen copies stay out of the deck: a play takes
+    // one only where its seat was dealt one and the play needs it (or,
+    // revealed by a play, the hidden landlord's first play of that rank).
+    let mut copies: Vec<Card> = Vec::new();
+    let places = match (marked, taker) {
+        (Some(m), Some(open)) => {
+            while let Some(at) = deck.iter().position(|c| *c == m) {
+                copies.push(deck.remove(at));
+            }
+            Some(Places::new(view, &now, m, open))
+        }
+        (Some(_), None) => {
+            return Err("five-player: the kitty is not with the open landlord".into())
+        }
+        _ => None,
+    };
+    let mut owed: Vec<usize> = places.as_ref().map_or(vec![0; n], |p| p.owed.clone());
+    // Copies owed to no one (the open landlord may hold both unbeknown),
+    // and how many copies the plays hold at least (the other cards of
+    // that rank are too few).
+    let mut spare = copies.len().saturating_sub(owed.iter().sum());
+    let mut short = match marked {
+        Some(m) => {
+            let slot = m.slot as usize;
+            let wanted: usize = plays_counts
+                .iter()
+                .map(|(_, c, _)| usize::from(c.get(slot)))
+                .sum();
+            let have = usize::from(deal::count(&deck).get(slot))
+                + usize::from(deal::count(&kitty_left).get(slot));
+            wanted.saturating_sub(have)
+        }
+        None => 0,
+    };
+    // The cards played, by seat: the kitty's taker's from the kitty first;
+    // and each play's place there (seat, start), in history order.
     let mut plays: Vec<Vec<Card>> = vec![Vec::new(); n];
-    // Each play's physical cards, in history order (named at the replay,
-    // so that the hands end as observed).
-    let mut named: Vec<Vec<Card>> = Vec::new();
+    let mut spans: Vec<(usize, usize, usize)> = Vec::new();
     for (s, counts, text) in plays_counts {
         let start = plays[s].len();
         let mut want = counts;
@@ -214,10 +280,38 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
             plays[s].extend(take(&mut kitty_left, &from_kitty).ok_or("the kitty")?);
             want = want - from_kitty;
         }
+        if let (Some(p), Some(m)) = (&places, marked) {
+            let slot = m.slot as usize;
+            loop {
+                let owes = owed[s] > 0 && (short > 0 || p.played[s]);
+                let unbeknown = owed[s] == 0 && Some(s) == taker && spare > 0 && short > 0;
+                if want.get(slot) == 0 || !(owes || unbeknown) {
+                    break;
+                }
+                plays[s].push(copies.pop().ok_or("the marked card's copies")?);
+                want = want - Cards::of(slot, 1);
+                short = short.saturating_sub(1);
+                match owes {
+                    true => owed[s] -= 1,
+                    false => spare -= 1,
+                }
+            }
+        }
         let got = take(&mut deck, &want).ok_or(format!("history: seat {s} played {text}"))?;
         plays[s].extend(got);
-        named.push(plays[s][start..].to_vec());
+        spans.push((s, start, plays[s].len()));
     }
+    // Copies pinned to a hidden hand, by seat.
+    let mut pinned: Vec<Vec<Card>> = vec![Vec::new(); n];
+    if let Some(p) = &places {
+        p.place(&owed, &mut plays, &mut pinned, &mut copies, &mut deck)?;
+        deck.append(&mut copies);
+        deck.sort_unstable();
+    }
+    let named: Vec<Vec<Card>> = spans
+        .iter()
+        .map(|&(s, start, end)| plays[s][start..end].to_vec())
+        .collect();
     let mut rng = Rng(seed);
     rng.shuffle(&mut deck);
     let mut pool = deck.into_iter();
@@ -230,15 +324,13 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
     };
     for (s, held) in now.iter_mut().enumerate() {
         if held.is_none() {
-            let pinned = if Some(s) == taker {
-                std::mem::take(&mut kitty_left)
-            } else {
-                Vec::new()
-            };
+            let mut cards = std::mem::take(&mut pinned[s]);
+            if Some(s) == taker {
+                cards.append(&mut kitty_left);
+            }
             let need = view.hand_sizes[s]
-                .checked_sub(pinned.len())
+                .checked_sub(cards.len())
                 .ok_or("hand sizes")?;
-            let mut cards = pinned;
             cards.extend(draw(need)?);
             *held = Some(cards);
         }
@@ -255,10 +347,19 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
         }
         (None, None) => draw(rules.kitty as usize)?,
         (None, Some(t)) => {
-            // Taken unseen: any of the landlord's cards stand for it.
+            // Taken unseen: any of the landlord's cards stand for it, but
+            // a marked copy (it was dealt one).
             let k = rules.kitty as usize;
-            let at = hands[t].len().checked_sub(k).ok_or("the landlord's hand")?;
-            hands[t].split_off(at)
+            let mut kitty = Vec::with_capacity(k);
+            for at in (0..hands[t].len()).rev() {
+                if kitty.len() < k && Some(hands[t][at]) != marked {
+                    kitty.push(hands[t].remove(at));
+                }
+            }
+            if kitty.len() < k {
+                return Err("the landlord's hand".into());
+            }
+            kitty
         }
         (Some(_), None) => return Err("a kitty shown but not taken".into()),
     };
@@ -271,6 +372,9 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
         first,
         ..Deal::default()
     };
+    if let Some(m) = marked {
+        given.set_text("marked", |text| push_card(text, m));
+    }
     given.sort_hands();
     let mut table = Table::new(engine, Rng(seed ^ 1), vec![given]).map_err(|e| e.0)?;
     let mut named = named.into_iter();
@@ -291,5 +395,110 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
     if sizes != view.hand_sizes || table.to_act() != view.to_act {
         return Err("the replayed history does not reach the observed moment".into());
     }
+    if marked.is_some() {
+        // The copies were placed as the seat knows them: the roles it sees
+        // come out the same.
+        let shown = table.observation(view.seat).to_json("");
+        let same = |key: &str, want: Value| shown.get(key).cloned().unwrap_or(Value::Null) == want;
+        let hidden = view.hidden_landlord.map_or(Value::Null, Value::from);
+        let solo = view.solo.map_or(Value::Null, Value::from);
+        if !(same("hidden_landlord", hidden)
+            && same("solo", solo)
+            && same("revealed", view.revealed.into()))
+        {
+            return Err("the marked card's copies do not fit the roles observed".into());
+        }
+    }
     Ok(table)
+}
+
+/// Where `five-player`'s marked copies were dealt, as far as the seat
+/// knows: each seat's copies not in a hand it sees (`owed`), and whether
+/// one was played (`played`: the partnership came out by a play).
+struct Places<'a> {
+    now: &'a [Option<Vec<Card>>],
+    marked: Card,
+    owed: Vec<usize>,
+    played: Vec<bool>,
+    hand_sizes: &'a [usize],
+    /// A kitty the seat saw: its cards stay where they are placed.
+    kitty: &'a [Card],
+}
+
+impl<'a> Places<'a> {
+    fn new(view: &'a View, now: &'a [Option<Vec<Card>>], marked: Card, open: usize) -> Places<'a> {
+        let n = now.len();
+        let count = |cards: &[Card]| cards.iter().filter(|&&c| c == marked).count();
+        // The copies each seat held once the kitty was taken.
+        let mut dealt = vec![0usize; n];
+        dealt[open] += 1;
+        match (view.hidden_landlord, view.solo) {
+            (Some(h), _) if h != open && h < n => dealt[h] += 1,
+            (_, Some(true)) => dealt[open] += 1,
+            _ => {}
+        }
+        let mut played = vec![false; n];
+        // Revealed without a `reveal`: the hidden landlord played its copy
+        // (or the open landlord, alone, both of its own).
+        if view.revealed && !view.history.iter().any(|(_, a)| a == "reveal") {
+            match view.hidden_landlord {
+                Some(h) if h != open && h < n => played[h] = true,
+                _ => played[open] = true,
+            }
+        }
+        let owed = (0..n)
+            .map(|s| {
+                let seen = now[s].as_deref().map_or(0, count);
+                if s != open {
+                    return dealt[s].saturating_sub(seen);
+                }
+                // The open landlord holds a shown kitty's copies wherever
+                // they are placed (the hand it shows meets them first), and
+                // was dealt at least one of its own.
+                let kitty = view.kitty.as_deref().map_or(0, count);
+                let own = seen.saturating_sub(kitty);
+                (dealt[s].saturating_sub(own + kitty)).max(1usize.saturating_sub(own))
+            })
+            .collect();
+        Places {
+            now,
+            marked,
+            owed,
+            played,
+            hand_sizes: &view.hand_sizes,
+            kitty: view.kitty.as_deref().unwrap_or_default(),
+        }
+    }
+
+    /// Give each seat still owed a copy one: pinned in a hand the seat
+    /// cannot see, else in one of its plays of that rank.
+    fn place(
+        &self,
+        owed: &[usize],
+        plays: &mut [Vec<Card>],
+        pinned: &mut [Vec<Card>],
+        copies: &mut Vec<Card>,
+        deck: &mut Vec<Card>,
+    ) -> Result<(), String> {
+        for (s, &k) in owed.iter().enumerate() {
+            for _ in 0..k {
+                let copy = copies.pop().ok_or("the marked card's copies do not fit")?;
+                let room = self.hand_sizes[s] > pinned[s].len();
+                if self.now[s].is_none() && room && !self.played[s] {
+                    pinned[s].push(copy);
+                    continue;
+                }
+                let other = |c: &Card| c.slot == self.marked.slot && *c != self.marked;
+                let at = (plays[s].iter())
+                    .position(|c| other(c) && !self.kitty.contains(c))
+                    .or_else(|| plays[s].iter().position(other))
+                    .ok_or(format!(
+                        "seat {s} holds no copy of the marked card {}",
+                        self.marked
+                    ))?;
+                deck.push(std::mem::replace(&mut plays[s][at], copy));
+            }
+        }
+        Ok(())
+    }
 }

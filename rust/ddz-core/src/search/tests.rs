@@ -380,37 +380,60 @@ fn duel_figures() {
     keep_and_compare(&rows);
 }
 
+/// Rebuild the table of `preset` from the seat-to-act's observation at
+/// moments of `deals` deals (every `step`-th), check the rebuilt table
+/// shows the seat the same observation (hand, sizes, kitty, history,
+/// roles, legal actions), and count the decisions that match the table's.
+fn rebuild_moments(preset: &str, deals: u64, step: usize) -> (usize, usize) {
+    let e = engine(preset);
+    let (mut same, mut all) = (0, 0);
+    for index in 0..deals {
+        for mut t in moments(preset, index, 31, 400).into_iter().step_by(step) {
+            let seat = t.to_act();
+            let want = t.observation(seat).to_json(preset);
+            let view = rebuild::View::from_json(&want).unwrap();
+            let mut r = rebuild::rebuild(e.clone(), &view, 4).unwrap_or_else(|err| {
+                panic!("{preset}: {err}\n{want}");
+            });
+            assert_eq!(r.observation(seat).to_json(preset), want, "{preset}");
+            let (a, b) = (decide(&mut t, FAST, 3), decide(&mut r, FAST, 3));
+            same +=
+                usize::from(t.legal_unordered().get(a.index) == r.legal_unordered().get(b.index));
+            all += 1;
+        }
+    }
+    (same, all)
+}
+
 #[test]
 fn a_table_rebuilt_from_an_observation_shows_the_seat_the_same() {
-    // Every moment of one-landlord deals: the rebuilt table's observation
-    // for the seat is the one it was given (hand, sizes, kitty, history,
-    // roles, legal actions), and the search there decides as on the table.
+    // One-landlord deals: the search on the rebuilt table decides as on
+    // the table itself (the sampler reads nothing a seat cannot see).
     for preset in ["classic", "two-player", "four-player", "laizi"] {
-        let e = engine(preset);
-        for index in 0..5 {
-            for mut t in moments(preset, index, 31, 400).into_iter().step_by(3) {
-                let seat = t.to_act();
-                let want = t.observation(seat).to_json(preset);
-                let view = rebuild::View::from_json(&want).unwrap();
-                let mut r = rebuild::rebuild(e.clone(), &view, 4).unwrap_or_else(|err| {
-                    panic!("{preset}: {err}\n{want}");
-                });
-                assert_eq!(r.observation(seat).to_json(preset), want, "{preset}");
-                let (a, b) = (decide(&mut t, FAST, 3), decide(&mut r, FAST, 3));
-                assert_eq!(
-                    t.legal_unordered().get(a.index),
-                    r.legal_unordered().get(b.index)
-                );
-            }
-        }
+        let (same, all) = rebuild_moments(preset, 5, 3);
+        assert_eq!(same, all, "{preset}");
     }
 }
 
 #[test]
+fn a_five_player_table_is_rebuilt_with_its_marked_copies() {
+    // The marked card's copies: the open landlord's, a hidden landlord's
+    // known or not, a partnership revealed by a reveal or by a play, 1 v 4
+    // known or not, a shown kitty holding a copy. The observation shows
+    // plays by rank, so where the open landlord's own copy went (played or
+    // held) is a guess that the real table's sampler, reading the suits
+    // played, need not share: most decisions match, not every one (about
+    // 99% over 400 deals when this was written).
+    let (same, all) = rebuild_moments("five-player", 40, 2);
+    assert!(all > 2000, "{all} moments");
+    assert!(same * 100 >= all * 95, "{same} of {all} decisions match");
+}
+
+#[test]
 fn a_rebuild_refuses_what_it_cannot_replay() {
-    let e = engine("five-player");
+    let e = engine("six-player-3v3");
     let mut t = Table::seeded(e.clone(), 1, 0).unwrap();
-    let view = rebuild::View::from_json(&t.observation(0).to_json("five-player")).unwrap();
+    let view = rebuild::View::from_json(&t.observation(0).to_json("six-player-3v3")).unwrap();
     let err = rebuild::rebuild(e, &view, 0).err().unwrap();
     assert!(err.contains("one-landlord"), "{err}");
     let bad = serde_json::json!({"seat": 0, "hand": "3d"});
