@@ -175,3 +175,21 @@ def test_the_server_and_the_cli_offer_search_bots() -> None:
 
     args = build_parser().parse_args(["play", "classic", "--bots", "search"])
     assert args.bots == "search"
+
+
+@pytest.mark.parametrize("preset", ["classic", "five-player"])
+def test_an_observation_naming_no_seat_is_refused_cleanly(preset: str) -> None:
+    # A hand-edited observation: a seat key out of range gets None (the
+    # agent's fallback decides) or a ValueError, never a panic.
+    greedy = ddz.agents.GreedyAgent()
+    game = ddz.Game(preset, seed=1)
+    for _ in range(12):
+        game.step(greedy.act(game.observation(game.to_act), game.legal_actions()))
+    observation = game.observation(game.to_act)
+    for key in ("landlord", "to_act") + ("hidden_landlord",) * (preset == "five-player"):
+        bad = dict(observation, **{key: 9})
+        try:
+            found = ddz._ddz.search_act(game.rules, json.dumps(bad, default=str), playouts=8)
+        except ValueError:
+            continue
+        assert found is None, key

@@ -184,6 +184,9 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
     if view.hand_sizes.len() != n || view.seat >= n {
         return Err("the observation is not of this rule set's table".into());
     }
+    if view.landlord.is_some_and(|s| s >= n) {
+        return Err(format!("the observation's landlord is no seat of {n}"));
+    }
     let mut deck = deal::physical_deck(&rules);
     deck.sort_unstable();
     let mut plays_counts: Vec<(usize, Cards, &str)> = Vec::new();

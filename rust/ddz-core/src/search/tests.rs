@@ -438,6 +438,19 @@ fn a_rebuild_refuses_what_it_cannot_replay() {
     assert!(err.contains("one-landlord"), "{err}");
     let bad = serde_json::json!({"seat": 0, "hand": "3d"});
     assert!(rebuild::View::from_json(&bad).is_err());
+    // Seats out of range are refused, not indexed.
+    let e = engine("five-player");
+    for index in 0..3 {
+        for mut t in moments("five-player", index, 5, 60).into_iter().step_by(7) {
+            let json = t.observation(t.to_act()).to_json("five-player");
+            for (key, seat) in [("landlord", 9), ("hidden_landlord", 9), ("to_act", 9)] {
+                let mut bad = json.clone();
+                bad[key] = serde_json::json!(seat);
+                let view = rebuild::View::from_json(&bad).unwrap();
+                assert!(rebuild::rebuild(e.clone(), &view, 0).is_err(), "{key}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -133,12 +133,20 @@ impl Table {
         let spec = family_of(rules.flow);
         (spec.check)(rules).map_err(|e| SetupError(e.to_string()))?;
         let family = (spec.new)(rules);
+        let n = rules.players as usize;
         for deal in &given {
+            // (A deal parsed from JSON is checked so already; one built in
+            // Rust may not be.)
+            if deal.hands.len() != n || deal.first >= n {
+                return Err(SetupError(format!(
+                    "a deal needs {n} hands and a first seat 0..{}",
+                    n - 1
+                )));
+            }
             family
                 .check_deal(rules, deal)
                 .map_err(|e| SetupError(e.to_string()))?;
         }
-        let n = rules.players as usize;
         // Room for a long deal's actions up front: growing these vectors
         // step by step cost whole deals about a tenth of their time.
         let room = 2 * rules.deck_size();
