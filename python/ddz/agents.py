@@ -41,9 +41,10 @@ class SearchAgent:
     ``act(observation, legal)`` reads nothing but the observation and the
     legal actions: it rebuilds the table from the observation, which it
     can do where the history is whole (classic, two-player, four-player,
-    laizi, five-player). In the other families the observation leaves out
-    choices the seat did not see (a side, a friend call), so ``act`` plays
-    as ``fallback`` (default `GreedyAgent`) there. ``act_in(game)`` searches
+    laizi, five-player). In the other presets (five-player-3deck and the
+    six-player ones) ``act`` plays as ``fallback`` (default `GreedyAgent`):
+    most leave choices the seat did not see (a side, a friend call) out of
+    the observation. ``act_in(game)`` searches
     on the game's own table in every preset: it too reads only what the
     seat to act may see (each sample deals the hidden cards and roles
     anew). `ddz.play`, `ddz.evaluate`, ``ddz play`` and the server's bots
