@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -62,7 +64,7 @@ class CountingFallback:
         self.calls = 0
         self.greedy = ddz.agents.GreedyAgent()
 
-    def act(self, observation, legal):  # type: ignore[no-untyped-def]
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         self.calls += 1
         return self.greedy.act(observation, legal)
 
@@ -71,8 +73,9 @@ class CountingFallback:
 def test_act_searches_where_the_observation_can_be_replayed(preset: str) -> None:
     # From an observation alone, five-player is searched (its history is
     # whole, and the marked copies are placed as the seat knows them); the
-    # families that leave unseen choices out of the history hand every
-    # decision with a choice to the fallback.
+    # presets the rebuild does not cover (six-player-teams leaves unseen
+    # sides out of the history; in six-player-3v3 the copies' places decide
+    # the biddings) hand every decision with a choice to the fallback.
     fallback = CountingFallback()
     agent = SearchAgent(seed=1, threads=1, fallback=fallback, **FAST)
     chosen = 0

@@ -117,10 +117,10 @@ impl View {
                 .get("landlord")
                 .and_then(Value::as_u64)
                 .map(|s| s as usize),
-            marked: match text("marked") {
-                Some(t) => cards_of(t)?.first().copied(),
-                None => None,
-            },
+            marked: text("marked")
+                .map(cards_of)
+                .transpose()?
+                .and_then(|cards| cards.first().copied()),
             hidden_landlord: v
                 .get("hidden_landlord")
                 .and_then(Value::as_u64)
@@ -230,39 +230,21 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
             }
         }
     }
-    // The marked card's unseen copies stay out of the deck: a play takes
-    // one only where its seat was dealt one and the play needs it (or,
-    // revealed by a play, the hidden landlord's first play of that rank).
-    let mut copies: Vec<Card> = Vec::new();
-    let places = match (marked, taker) {
-        (Some(m), Some(open)) => {
-            while let Some(at) = deck.iter().position(|c| *c == m) {
-                copies.push(deck.remove(at));
-            }
-            Some(Places::new(view, &now, m, open))
-        }
+    // five-player: the marked card's copies the seat cannot see, kept out
+    // of the deck until they are placed.
+    let mut places = match (marked, taker) {
+        (Some(m), Some(open)) => Some(Places::new(
+            view,
+            &now,
+            (m, open),
+            &mut deck,
+            &kitty_left,
+            &plays_counts,
+        )),
         (Some(_), None) => {
             return Err("five-player: the kitty is not with the open landlord".into())
         }
         _ => None,
-    };
-    let mut owed: Vec<usize> = places.as_ref().map_or(vec![0; n], |p| p.owed.clone());
-    // Copies owed to no one (the open landlord may hold both unbeknown),
-    // and how many copies the plays hold at least (the other cards of
-    // that rank are too few).
-    let mut spare = copies.len().saturating_sub(owed.iter().sum());
-    let mut short = match marked {
-        Some(m) => {
-            let slot = m.slot as usize;
-            let wanted: usize = plays_counts
-                .iter()
-                .map(|(_, c, _)| usize::from(c.get(slot)))
-                .sum();
-            let have = usize::from(deal::count(&deck).get(slot))
-                + usize::from(deal::count(&kitty_left).get(slot));
-            wanted.saturating_sub(have)
-        }
-        None => 0,
     };
     // The cards played, by seat: the kitty's taker's from the kitty first;
     // and each play's place there (seat, start), in history order.
@@ -283,22 +265,8 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
             plays[s].extend(take(&mut kitty_left, &from_kitty).ok_or("the kitty")?);
             want = want - from_kitty;
         }
-        if let (Some(p), Some(m)) = (&places, marked) {
-            let slot = m.slot as usize;
-            loop {
-                let owes = owed[s] > 0 && (short > 0 || p.played[s]);
-                let unbeknown = owed[s] == 0 && Some(s) == taker && spare > 0 && short > 0;
-                if want.get(slot) == 0 || !(owes || unbeknown) {
-                    break;
-                }
-                plays[s].push(copies.pop().ok_or("the marked card's copies")?);
-                want = want - Cards::of(slot, 1);
-                short = short.saturating_sub(1);
-                match owes {
-                    true => owed[s] -= 1,
-                    false => spare -= 1,
-                }
-            }
+        if let Some(p) = places.as_mut() {
+            p.copies_for_play(s, &mut want, &mut plays[s]);
         }
         let got = take(&mut deck, &want).ok_or(format!("history: seat {s} played {text}"))?;
         plays[s].extend(got);
@@ -306,10 +274,8 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
     }
     // Copies pinned to a hidden hand, by seat.
     let mut pinned: Vec<Vec<Card>> = vec![Vec::new(); n];
-    if let Some(p) = &places {
-        p.place(&owed, &mut plays, &mut pinned, &mut copies, &mut deck)?;
-        deck.append(&mut copies);
-        deck.sort_unstable();
+    if let Some(p) = places {
+        p.finish(&mut plays, &mut pinned, &mut deck)?;
     }
     let named: Vec<Vec<Card>> = spans
         .iter()
@@ -416,21 +382,44 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
 }
 
 /// Where `five-player`'s marked copies were dealt, as far as the seat
-/// knows: each seat's copies not in a hand it sees (`owed`), and whether
-/// one was played (`played`: the partnership came out by a play).
+/// knows, while the plays are made up and after.
 struct Places<'a> {
     now: &'a [Option<Vec<Card>>],
     marked: Card,
-    owed: Vec<usize>,
-    played: Vec<bool>,
+    open: usize,
     hand_sizes: &'a [usize],
     /// A kitty the seat saw: its cards stay where they are placed.
     kitty: &'a [Card],
+    /// The copies not yet placed (out of the deck).
+    copies: Vec<Card>,
+    /// Each seat's copies not in a hand the seat sees, not yet placed.
+    owed: Vec<usize>,
+    /// Whether a seat's copy was played (the partnership came out by a play).
+    played: Vec<bool>,
+    /// Copies owed to no one: the open landlord may hold both unbeknown.
+    spare: usize,
+    /// How many more copies the plays must hold (the other cards of that
+    /// rank are too few for them).
+    short: usize,
 }
 
 impl<'a> Places<'a> {
-    fn new(view: &'a View, now: &'a [Option<Vec<Card>>], marked: Card, open: usize) -> Places<'a> {
+    /// Take the unseen copies of `marked` out of `deck` and work out who was
+    /// dealt them; `plays` are the history's plays, `kitty` a shown kitty's
+    /// cards not yet placed.
+    fn new(
+        view: &'a View,
+        now: &'a [Option<Vec<Card>>],
+        (marked, open): (Card, usize),
+        deck: &mut Vec<Card>,
+        kitty: &[Card],
+        plays: &[(usize, Cards, &str)],
+    ) -> Places<'a> {
         let n = now.len();
+        let mut copies = Vec::new();
+        while let Some(at) = deck.iter().position(|c| *c == marked) {
+            copies.push(deck.remove(at));
+        }
         let count = |cards: &[Card]| cards.iter().filter(|&&c| c == marked).count();
         // The copies each seat held once the kitty was taken.
         let mut dealt = vec![0usize; n];
@@ -449,7 +438,7 @@ impl<'a> Places<'a> {
                 _ => played[open] = true,
             }
         }
-        let owed = (0..n)
+        let owed: Vec<usize> = (0..n)
             .map(|s| {
                 let seen = now[s].as_deref().map_or(0, count);
                 if s != open {
@@ -463,29 +452,61 @@ impl<'a> Places<'a> {
                 (dealt[s].saturating_sub(own + kitty)).max(1usize.saturating_sub(own))
             })
             .collect();
+        let slot = marked.slot as usize;
+        let wanted: usize = plays.iter().map(|(_, c, _)| usize::from(c.get(slot))).sum();
+        let other =
+            usize::from(deal::count(deck).get(slot)) + usize::from(deal::count(kitty).get(slot));
         Places {
             now,
             marked,
-            owed,
-            played,
+            open,
             hand_sizes: &view.hand_sizes,
             kitty: view.kitty.as_deref().unwrap_or_default(),
+            spare: copies.len().saturating_sub(owed.iter().sum()),
+            short: wanted.saturating_sub(other),
+            copies,
+            owed,
+            played,
+        }
+    }
+
+    /// The copies seat `s`'s next play takes before the deck (out of
+    /// `want`, into `cards`): those it owes where the other cards of the
+    /// rank run short or its copy was played, and, running short, a copy
+    /// owed to no one if `s` is the open landlord.
+    fn copies_for_play(&mut self, s: usize, want: &mut Cards, cards: &mut Vec<Card>) {
+        let slot = self.marked.slot as usize;
+        while want.get(slot) > 0 {
+            let owes = self.owed[s] > 0 && (self.short > 0 || self.played[s]);
+            let unbeknown = self.owed[s] == 0 && s == self.open && self.spare > 0 && self.short > 0;
+            if !(owes || unbeknown) {
+                break;
+            }
+            let Some(copy) = self.copies.pop() else {
+                break;
+            };
+            cards.push(copy);
+            *want = *want - Cards::of(slot, 1);
+            self.short = self.short.saturating_sub(1);
+            match owes {
+                true => self.owed[s] -= 1,
+                false => self.spare -= 1,
+            }
         }
     }
 
     /// Give each seat still owed a copy one: pinned in a hand the seat
-    /// cannot see, else in one of its plays of that rank.
-    fn place(
-        &self,
-        owed: &[usize],
+    /// cannot see, else in one of its plays of that rank; the copies left
+    /// go back to the deck.
+    fn finish(
+        mut self,
         plays: &mut [Vec<Card>],
         pinned: &mut [Vec<Card>],
-        copies: &mut Vec<Card>,
         deck: &mut Vec<Card>,
     ) -> Result<(), String> {
-        for (s, &k) in owed.iter().enumerate() {
+        for (s, &k) in self.owed.iter().enumerate() {
             for _ in 0..k {
-                let copy = copies.pop().ok_or("the marked card's copies do not fit")?;
+                let copy = (self.copies.pop()).ok_or("the marked card's copies do not fit")?;
                 let room = self.hand_sizes[s] > pinned[s].len();
                 if self.now[s].is_none() && room && !self.played[s] {
                     pinned[s].push(copy);
@@ -502,6 +523,8 @@ impl<'a> Places<'a> {
                 deck.push(std::mem::replace(&mut plays[s][at], copy));
             }
         }
+        deck.append(&mut self.copies);
+        deck.sort_unstable();
         Ok(())
     }
 }
