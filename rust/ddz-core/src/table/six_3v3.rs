@@ -688,9 +688,15 @@ impl Family for ThreeVThree {
         (t.phase != Phase::Bid).then_some(u8::from(landlord))
     }
 
-    fn known_cards(&self, _t: &Core, seat: usize, out: &mut Vec<(usize, Card)>) {
-        // The receiver keeps the marked card until it plays a copy.
-        if seat != self.holder && self.played[self.holder] == 0 {
+    fn known_cards(&self, t: &Core, seat: usize, out: &mut Vec<(usize, Card)>) {
+        // The receiver keeps the marked card until it plays a copy. Plays
+        // show ranks only: once it has played that rank, another seat
+        // cannot tell whether the copy left.
+        let slot = self.marked.slot as usize;
+        let played_rank = t.history.iter().any(|(by, a)| {
+            *by == self.holder && matches!(a, Action::Play(m) if m.cards.get(slot) > 0)
+        });
+        if seat != self.holder && !played_rank {
             out.push((self.holder, self.marked));
         }
     }
