@@ -54,7 +54,16 @@ def test_one_and_two_threads_decide_alike(preset: str) -> None:
 
 
 #: The presets whose observation alone can be replayed (docs/bots.md).
-REBUILT = ["classic", "two-player", "four-player", "laizi", "five-player"]
+REBUILT = [
+    "classic",
+    "two-player",
+    "four-player",
+    "laizi",
+    "five-player",
+    "five-player-3deck",
+    "six-player-3v3",
+    "six-player-3v3-kitty",
+]
 
 
 class CountingFallback:
@@ -69,13 +78,24 @@ class CountingFallback:
         return self.greedy.act(observation, legal)
 
 
-@pytest.mark.parametrize("preset", ["five-player", "six-player-3v3", "six-player-teams"])
+@pytest.mark.parametrize(
+    "preset",
+    [
+        "five-player",
+        "five-player-3deck",
+        "six-player-3v3",
+        "six-player-3v3-kitty",
+        "six-player-teams",
+    ],
+)
 def test_act_searches_where_the_observation_can_be_replayed(preset: str) -> None:
     # From an observation alone, five-player is searched (its history is
-    # whole, and the marked copies are placed as the seat knows them); the
-    # presets the rebuild does not cover (six-player-teams leaves unseen
-    # sides out of the history; in six-player-3v3 the copies' places decide
-    # the biddings) hand every decision with a choice to the fallback.
+    # whole, and the marked copies are placed as the seat knows them), and
+    # so are five-player-3deck and six-player-3v3 (the unseen choices and
+    # the copies' places are tried until the replay shows the seat its
+    # observation); six-player-teams leaves unseen sides
+    # out of the history, so every decision with a choice goes to the
+    # fallback.
     fallback = CountingFallback()
     agent = SearchAgent(seed=1, threads=1, fallback=fallback, **FAST)
     chosen = 0

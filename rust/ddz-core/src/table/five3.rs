@@ -79,36 +79,29 @@ struct Grab {
     strength: Strength,
 }
 
-/// The grabs `hand` may make, in the order it makes them: identities from
-/// strongest (`D`, `X`, then `rank` ♠ ♥ ♣ ♦), each as a pair and, with a
-/// third copy, again as a trio.
-fn grab_units(hand: &Hand, rank: u8) -> Vec<Grab> {
+/// The identities that grab, strongest first: `D`, `X`, then `rank`
+/// ♠ ♥ ♣ ♦.
+pub(crate) fn grab_order(rank: u8) -> [Card; 6] {
     let joker = |slot: usize| Card {
         slot: slot as u8,
         suit: 0,
     };
-    let order = [
+    let suited = |suit: u8| Card { slot: rank, suit };
+    [
         joker(BIG_JOKER),
         joker(SMALL_JOKER),
-        Card {
-            slot: rank,
-            suit: 3,
-        },
-        Card {
-            slot: rank,
-            suit: 2,
-        },
-        Card {
-            slot: rank,
-            suit: 1,
-        },
-        Card {
-            slot: rank,
-            suit: 0,
-        },
-    ];
+        suited(3),
+        suited(2),
+        suited(1),
+        suited(0),
+    ]
+}
+
+/// The grabs `hand` may make, in the order it makes them: identities in
+/// `grab_order`, each as a pair and, with a third copy, again as a trio.
+fn grab_units(hand: &Hand, rank: u8) -> Vec<Grab> {
     let mut units = Vec::new();
-    for (i, &card) in order.iter().enumerate() {
+    for (i, card) in grab_order(rank).into_iter().enumerate() {
         for size in [2, 3] {
             if hand.holds(card) >= size {
                 let strength = (size, -(i as i8));
