@@ -33,6 +33,7 @@ use std::sync::Arc;
 
 mod five;
 mod five3;
+mod pins;
 mod three;
 
 /// What the rebuild reads of an observation (`Game.observation`'s keys).
@@ -170,8 +171,6 @@ fn played(engine: &Engine, text: &str) -> Option<Cards> {
     engine.parse(cards).ok().filter(|c| !c.is_empty())
 }
 
-/// Take cards of `counts` out of `from`, lowest suits first; None (and
-/// `from` untouched) if it lacks some.
 /// The `[seat, text]` pairs listed under `key` (none if it is absent).
 fn seat_pairs(v: &Value, key: &str) -> Result<Vec<(usize, String)>, String> {
     let items = v.get(key).and_then(Value::as_array).into_iter().flatten();
@@ -185,6 +184,8 @@ fn seat_pairs(v: &Value, key: &str) -> Result<Vec<(usize, String)>, String> {
         .collect()
 }
 
+/// Take cards of `counts` out of `from`, each the first of its rank there;
+/// None (and `from` untouched) if it lacks some.
 fn take(from: &mut Vec<Card>, counts: &Cards) -> Option<Vec<Card>> {
     if !deal::count(from).contains(counts) {
         return None;
@@ -293,7 +294,7 @@ struct Guess<'a> {
     /// the number of the play that held it, or None for the hand).
     copies: Option<&'a [(usize, Option<usize>)]>,
     /// `five-player-3deck`: what the seat knows was dealt where.
-    pins: Option<five3::Pins>,
+    pins: Option<pins::Pins>,
     /// Actions the seat did not see, made where the history cannot go on
     /// (the first of them that is legal there).
     unseen: &'a [crate::table::Action],
