@@ -24,9 +24,9 @@ pub(crate) fn budget(
 
 /// The search's choice for the seat of `observation` (its JSON text, as
 /// `Game.observation` gives it): `(index, text)`, the index into the
-/// legal actions in `Game`'s order and the action's text; None where the
-/// observation alone cannot be replayed (`five-player-3deck` and the
-/// six-player families: the agent's fallback decides there).
+/// legal actions in `Game`'s order and the action's text; None where no
+/// deal replays to the observation (one edited by hand, say: the agent's
+/// fallback decides there).
 #[pyfunction]
 #[pyo3(signature = (rules, observation, seed = 0, playouts = None, budget_us = None, threads = None))]
 pub fn search_act(

@@ -485,12 +485,35 @@ fn a_five_player_3deck_table_is_rebuilt_with_a_deal_that_fits() {
 }
 
 #[test]
+fn a_two_marks_table_is_rebuilt_with_its_marks_and_unseen_choices() {
+    // The secret mark lies with the second landlord (anyone's during the
+    // bidding); the other farmers' sides and a show choice not yet shown
+    // are guessed; a snake kitty split is given as dealt.
+    for preset in ["six-player-2v4", "six-player-teams"] {
+        assert_all_rebuilt(preset, 12, 5, 300, 90);
+    }
+}
+
+#[test]
 fn a_rebuild_refuses_what_it_cannot_replay() {
-    let e = engine("six-player-2v4");
-    let mut t = Table::seeded(e.clone(), 1, 0).unwrap();
-    let view = rebuild::View::from_json(&t.observation(0).to_json("six-player-2v4")).unwrap();
-    let err = rebuild::rebuild(e, &view, 0).err().unwrap();
-    assert!(err.contains("one-landlord"), "{err}");
+    // A hand size no deal can give: one card more for another seat. The
+    // guessing rebuilds give up after their tries too.
+    for preset in [
+        "classic",
+        "five-player-3deck",
+        "six-player-3v3",
+        "six-player-2v4",
+    ] {
+        let e = engine(preset);
+        let mut t = moments(preset, 1, 31, 40).pop().unwrap();
+        let seat = t.to_act();
+        let mut json = t.observation(seat).to_json(preset);
+        let other = (seat + 1) % e.rules().players as usize;
+        let size = json["hand_sizes"][other].as_u64().unwrap();
+        json["hand_sizes"][other] = serde_json::json!(size + 1);
+        let view = rebuild::View::from_json(&json).unwrap();
+        assert!(rebuild::rebuild(e, &view, 0).is_err(), "{preset}");
+    }
     let bad = serde_json::json!({"seat": 0, "hand": "3d"});
     assert!(rebuild::View::from_json(&bad).is_err());
     // Seats out of range are refused, not indexed.

@@ -25,9 +25,9 @@
 
 use crate::cards::Cards;
 use crate::engine::Engine;
-use crate::rules::Flow;
+use crate::rules::{Flow, KittySplit, Rules};
 use crate::table::physical::{parse_identities, push_card};
-use crate::table::{deal, Card, Deal, Rng, Table};
+use crate::table::{deal, Action, Card, Deal, Rng, Table};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -35,6 +35,7 @@ mod five;
 mod five3;
 mod pins;
 mod three;
+mod two;
 
 /// What the rebuild reads of an observation (`Game.observation`'s keys).
 #[derive(Clone, Debug, Default)]
@@ -61,6 +62,10 @@ pub struct View {
     /// landlords in the order named.
     pub marked_holder: Option<usize>,
     pub open_landlords: Vec<usize>,
+    /// The two-marks family: the landlords in the order named (the first,
+    /// then unless solo the second); its public mark is `marked`, held by
+    /// `marked_holder`.
+    pub landlords: Vec<usize>,
     /// The observation as given: a rebuild that must guess checks that
     /// the rebuilt table shows the seat the same.
     pub raw: Value,
@@ -129,7 +134,7 @@ impl View {
             }
         }
         let history = seat_pairs(v, "history")?;
-        Ok(View {
+        let mut view = View {
             seat: seat_of(v, "seat")?,
             to_act: seat_of(v, "to_act")?,
             hand,
@@ -157,8 +162,17 @@ impl View {
                 .and_then(Value::as_u64)
                 .map(|s| s as usize),
             open_landlords: seats_of(v, "open_landlords")?,
+            landlords: seats_of(v, "landlords")?,
             raw: v.clone(),
-        })
+        };
+        // The two-marks family shows its public mark as {card, seat}.
+        if let Some(public) = v.get("public_mark").filter(|m| m.is_object()) {
+            let card = public.get("card").and_then(Value::as_str);
+            let card = cards_of(card.ok_or("'public_mark' has no card")?)?;
+            view.marked = Some(*card.first().ok_or("'public_mark' names no card")?);
+            view.marked_holder = Some(seat_of(public, "seat")?);
+        }
+        Ok(view)
     }
 }
 
@@ -258,6 +272,7 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
     if view.landlord.is_some_and(|s| s >= n)
         || view.marked_holder.is_some_and(|s| s >= n)
         || view.open_landlords.iter().any(no_seat)
+        || view.landlords.iter().any(no_seat)
     {
         return Err(format!(
             "the observation names a landlord that is no seat of {n}"
@@ -267,12 +282,24 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
         Flow::OneLandlord | Flow::HiddenPartner => build(engine, view, seed, Guess::default()),
         Flow::ThreeCopies => three::rebuild(engine, view, seed),
         Flow::CalledFriend => five3::rebuild(engine, view, seed),
-        flow => Err(format!(
-            "a search from an observation plays the one-landlord presets, five-player, \
-             five-player-3deck and six-player-3v3, not {}",
-            flow.name()
-        )),
+        Flow::TwoMarks => two::rebuild(engine, view, seed),
     }
+}
+
+/// `engine`, or where it splits the kitty snake-wise (sorted, then dealt
+/// first, second, second, first, ...) its twin that shares the kitty as
+/// dealt: the rebuilt table then gives each taker the share the rebuild
+/// chose. The split is over by the moment the seat sees and the rule sets
+/// differ in nothing else, so the search plays the same from there.
+fn shared_as_dealt(engine: Arc<Engine>) -> Result<Arc<Engine>, String> {
+    if engine.rules().kitty_split != KittySplit::Snake {
+        return Ok(engine);
+    }
+    let rules = Rules {
+        kitty_split: KittySplit::InOrder,
+        ..engine.rules().clone()
+    };
+    Ok(Arc::new(Engine::new(rules).map_err(|e| e.to_string())?))
 }
 
 /// Does the rebuilt `table` show the seat the observation it was given
@@ -296,8 +323,33 @@ struct Guess<'a> {
     /// `five-player-3deck`: what the seat knows was dealt where.
     pins: Option<pins::Pins>,
     /// Actions the seat did not see, made where the history cannot go on
-    /// (the first of them that is legal there).
-    unseen: &'a [crate::table::Action],
+    /// (one of those legal there, at random).
+    unseen: &'a [Action],
+    /// The two-marks family: the secret mark's holder, where known.
+    secret: Option<usize>,
+}
+
+/// The secret mark of the two-marks family: a dealt copy held by `holder`
+/// (where the seat knows it) or by any seat, never the public mark's own.
+fn secret_mark(
+    hands: &[Vec<Card>],
+    public: (Card, usize),
+    holder: Option<usize>,
+    rng: &mut Rng,
+) -> Result<(Card, usize), String> {
+    let mut options: Vec<(Card, usize)> = Vec::new();
+    for (s, hand) in hands.iter().enumerate() {
+        if holder.is_none_or(|h| h == s) {
+            options.extend(hand.iter().map(|&c| (c, s)));
+        }
+    }
+    if let Some(at) = options.iter().position(|&o| o == public) {
+        options.remove(at);
+    }
+    match options.is_empty() {
+        true => Err("no card is left for the secret mark".into()),
+        false => Ok(options[rng.below(options.len())]),
+    }
 }
 
 /// The table `view` shows, replayed on one deal: the hidden cards dealt
@@ -329,6 +381,7 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
     let takers: Vec<usize> = match (given, rules.flow) {
         (false, _) => Vec::new(),
         (true, Flow::ThreeCopies) => view.open_landlords.clone(),
+        (true, Flow::TwoMarks) => view.landlords.clone(),
         (true, _) => vec![view.landlord.ok_or("a kitty taken but no landlord")?],
     };
     if given && (takers.is_empty() || !(rules.kitty as usize).is_multiple_of(takers.len())) {
@@ -390,7 +443,7 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
                 &mut deck,
             )?))
         }
-        (Flow::CalledFriend, _) => {
+        (Flow::CalledFriend | Flow::TwoMarks, _) => {
             let mut pins = guess
                 .pins
                 .ok_or("no places for the cards the seat knows of")?;
@@ -512,7 +565,7 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
     }
     let set_aside = draw(rules.set_aside as usize)?;
     let first = match rules.flow {
-        Flow::ThreeCopies | Flow::CalledFriend => view
+        Flow::ThreeCopies | Flow::CalledFriend | Flow::TwoMarks => view
             .marked_holder
             .ok_or("the observation has no 'marked_holder'")?,
         _ => view.history.first().map_or(view.to_act, |(s, _)| *s),
@@ -524,16 +577,33 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
         first,
         ..Deal::default()
     };
+    let two_marks = rules.flow == Flow::TwoMarks;
     if let Some(m) = marked {
-        given.set_text("marked", |text| push_card(text, m));
+        // The two-marks family writes its marks with their holders.
+        let held_by = |text: &mut String, card: Card, seat: usize| {
+            push_card(text, card);
+            if two_marks {
+                text.push_str(&format!("@{seat}"));
+            }
+        };
+        given.set_text("marked", |text| held_by(text, m, first));
+        if two_marks {
+            let (card, seat) = secret_mark(&given.hands, (m, first), guess.secret, &mut rng)?;
+            given.set_text("secret", |text| held_by(text, card, seat));
+        }
     }
     given.sort_hands();
     let mut table = Table::new(engine, Rng(seed ^ 1), vec![given]).map_err(|e| e.0)?;
     let mut named = named.into_iter();
-    let unseen = |table: &mut Table| {
-        (guess.unseen.iter())
-            .find(|a| table.legal().contains(a))
+    // An action the seat did not see: one of `guess.unseen` legal there.
+    let mut pick = Rng(seed ^ 0x0b5e);
+    let mut unseen = |table: &mut Table| {
+        let legal = table.legal();
+        let fits: Vec<Action> = (guess.unseen.iter())
+            .filter(|a| legal.contains(a))
             .copied()
+            .collect();
+        (!fits.is_empty()).then(|| fits[pick.below(fits.len())])
     };
     for (s, text) in &view.history {
         // The legal action spelled so (a laizi play as `cards=represents`).

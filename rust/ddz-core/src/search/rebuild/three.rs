@@ -10,7 +10,6 @@
 use super::{build, shows_the_same, Guess, Placement, View};
 use crate::cards::Cards;
 use crate::engine::Engine;
-use crate::rules::KittySplit;
 use crate::table::{Card, Rng, Table};
 use std::sync::Arc;
 
@@ -19,12 +18,7 @@ use std::sync::Arc;
 const MOST_TRIED: usize = 600;
 
 pub(super) fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, String> {
-    let rules = engine.rules();
-    if rules.kitty > 0 && rules.kitty_split == KittySplit::Snake {
-        // A snake split sorts the kitty: the seat's share fixes the
-        // others' places in it, which the rebuild does not work out.
-        return Err("six-player-3v3: a kitty split in snake order is not rebuilt".into());
-    }
+    let engine = super::shared_as_dealt(engine)?;
     let marked = view.marked.ok_or("the observation has no 'marked' card")?;
     let holder = view
         .marked_holder
