@@ -3,8 +3,8 @@
 Every preset: deals played by SearchAgent at every seat, each decision with a
 choice (two or more legal actions) timed, bidding included: ``act_in`` on the
 game's table (what ``ddz.play``, the server and ``ddz play`` call), or with
-``--observation`` ``act`` from the observation dict (greedy where the agent
-cannot rebuild the table: docs/bots.md). Prints p50, p99 and max in ms per
+``--observation`` ``act`` from the observation dict (a table rebuilt from it,
+docs/bots.md). Prints p50, p99 and max in ms per
 preset, and the process's peak resident memory.
 
     python benches/bench_search.py                 # the full run (DDZ_SEARCH_DEALS deals, 20)

@@ -4,18 +4,19 @@ landlord with the kitty, no auction; every deal played twice, the seats
 swapped), through `ddz.evaluate`.
 
     python benches/bench_strength.py [--deals N] [--seed S] [--json] [--only NAME ...]
-    python benches/bench_strength.py --every-preset [--deals N]
+    python benches/bench_strength.py --every-preset [--deals N] [--observation] [--presets P ...]
 
 Rows: the rule agent against random, greedy against random, the rule agent
 against greedy; and, where the engine has the ``"search"`` policy, search
 against each of them. `--every-preset` plays every preset in the full
-protocol (the auction too): search against greedy, or greedy against
-random where there is no search yet. The rule agent plays through an adapter from the
-`ddz.Game` observation (benches/rlcard_rule.py), checked first against
-RLCard's own env. Under pytest a short form runs (a few deals, the adapter
-on a few games); ``DDZ_STRENGTH=full`` runs the full one there too. Needs
-``pip install rlcard==1.2.0``; the rows with the rule agent are skipped
-without it.
+protocol (the auction too): search against greedy, or greedy against random
+where there is no search yet; with `--observation` the search decides
+through `act` alone, on a table rebuilt from each observation. The rule
+agent plays through an adapter from the `ddz.Game` observation
+(benches/rlcard_rule.py), checked first against RLCard's own env. Under
+pytest a short form runs (a few deals, the adapter on a few games);
+``DDZ_STRENGTH=full`` runs the full one there too. Needs ``pip install
+rlcard==1.2.0``; the rows with the rule agent are skipped without it.
 """
 
 from __future__ import annotations
@@ -102,16 +103,31 @@ def ladder(deals: int, seed: int = 0, only: list[str] | None = None) -> list[dic
     return out
 
 
-def every_preset(deals: int, seed: int = 0) -> list[dict[str, Any]]:
-    """Every preset in the full protocol (the auction and every decision):
-    search against greedy where the engine has search, else greedy against
-    random."""
+class ActOnly:
+    """SearchAgent through `act` alone (it has no `act_in`, so
+    `ddz.evaluate` hands it the observation dict): each decision searches
+    a table rebuilt from the observation, on one thread."""
+
+    def __init__(self, seed: int) -> None:
+        self.agent = ddz.agents.SearchAgent(seed=seed, threads=1)
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        return self.agent.act(observation, legal)
+
+
+def every_preset(
+    deals: int, seed: int = 0, observation: bool = False, presets: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Every preset (or `presets`) in the full protocol (the auction and
+    every decision): search against greedy where the engine has search
+    (with `observation`, through `ActOnly`), else greedy against random."""
     a, b = ("search", "greedy") if has_search() else ("greedy", "random")
     out = []
-    for preset in ddz.PRESETS:
+    for preset in presets or ddz.PRESETS:
         start = time.perf_counter()
-        figures = dict(ddz.evaluate(preset, a, b, deals, seed=seed, protocol="full"))
-        figures["row"] = f"{a} vs {b}"
+        player = ActOnly(seed) if observation and a == "search" else a
+        figures = dict(ddz.evaluate(preset, player, b, deals, seed=seed, protocol="full"))
+        figures["row"] = f"{a}{' (act)' if player is not a else ''} vs {b}"
         figures["seconds"] = round(time.perf_counter() - start, 1)
         out.append(figures)
     return out
@@ -205,9 +221,15 @@ def main() -> None:
         action="store_true",
         help="every preset in the full protocol (search vs greedy, else greedy vs random)",
     )
+    parser.add_argument(
+        "--observation",
+        action="store_true",
+        help="with --every-preset: the search plays through act, from the observation alone",
+    )
+    parser.add_argument("--presets", nargs="*", help="with --every-preset: these presets only")
     args = parser.parse_args()
     if args.every_preset:
-        results = every_preset(args.deals, args.seed)
+        results = every_preset(args.deals, args.seed, args.observation, args.presets)
         print(json.dumps(results) if args.json else preset_table(results))
         return
     if has_rlcard() and args.check_games:

@@ -96,9 +96,9 @@ def search_act(
     threads: int | None = None,
 ) -> tuple[int, str] | None:
     """The search player's choice for the observation (its JSON): the index into the
-    legal actions in Game's order and the action's text; None where the observation
-    alone cannot be replayed (five-player-3deck and the six-player families).
-    `ddz.agents.SearchAgent` is the public wrapper."""
+    legal actions in Game's order and the action's text; None where no deal replays to
+    the observation (one edited by hand, say). `ddz.agents.SearchAgent` is the public
+    wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core

@@ -39,16 +39,15 @@ class SearchAgent:
     once the hands are small) and takes the best.
 
     ``act(observation, legal)`` reads nothing but the observation and the
-    legal actions: it rebuilds the table from the observation, which it
-    can do where the history is whole (classic, two-player, four-player,
-    laizi, five-player). In the other presets (five-player-3deck and the
-    six-player ones) ``act`` plays as ``fallback`` (default `GreedyAgent`):
-    most leave choices the seat did not see (a side, a friend call) out of
-    the observation. ``act_in(game)`` searches
-    on the game's own table in every preset: it too reads only what the
-    seat to act may see (each sample deals the hidden cards and roles
-    anew). `ddz.play`, `ddz.evaluate`, ``ddz play`` and the server's bots
-    call ``act_in`` (see `decide`).
+    legal actions: it rebuilds a table from the observation, in every
+    preset (what the seat did not see, such as another farmer's side or
+    where a marked card's copies lie, is guessed until the replay shows
+    the seat its observation), and searches there. An observation no deal
+    replays to (one edited by hand) goes to ``fallback`` (default
+    `GreedyAgent`). ``act_in(game)`` searches on the game's own table: it
+    too reads only what the seat to act may see (each sample deals the
+    hidden cards and roles anew). `ddz.play`, `ddz.evaluate`, ``ddz play``
+    and the server's bots call ``act_in`` (see `decide`).
 
     ``budget_ms`` bounds a decision's time and ``playouts`` its work (the
     default, None, is the built-in budget: see docs/bots.md); with a fixed
