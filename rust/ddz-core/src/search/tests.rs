@@ -689,3 +689,65 @@ fn a_side_the_seat_did_not_see_picked_does_not_steer_its_search() {
     }
     assert!(checked >= 10, "{checked}");
 }
+
+#[test]
+fn a_two_marks_table_is_rebuilt_after_a_seven_joker_play() {
+    // Seat 0 plays seven jokers; the eighth, seat 3's, is laid aside (the
+    // dead card). The rebuild deals it to seat 3 again, so the replay
+    // lays it aside as the real table did.
+    let rules = Rules {
+        auto_win: false,
+        ..Rules::preset("six-player-2v4").unwrap()
+    };
+    let e = Arc::new(Engine::new(rules).unwrap());
+    let mut deck = deal::physical_deck(e.rules());
+    let jokers: Vec<Card> = deck.iter().copied().filter(|c| !c.suited()).collect();
+    deck.retain(|c| c.suited());
+    Rng(7).shuffle(&mut deck);
+    let mut hands = vec![Vec::new(); 6];
+    hands[0].extend_from_slice(&jokers[..7]);
+    hands[3].push(jokers[7]);
+    for hand in hands.iter_mut() {
+        let need = 34 - hand.len();
+        hand.extend(deck.drain(..need));
+    }
+    let (public, secret) = (hands[0][10], hands[1][0]);
+    let mut given = crate::table::Deal {
+        hands,
+        kitty: deck.drain(..12).collect(),
+        ..Default::default()
+    };
+    for (key, card, seat) in [("marked", public, 0), ("secret", secret, 1)] {
+        given.set_text(key, |text| {
+            crate::table::physical::push_card(text, card);
+            text.push_str(&format!("@{seat}"));
+        });
+    }
+    let mut t = Table::new(e.clone(), Rng(1), vec![given]).unwrap();
+    for word in ["bid:3", "no-show", "no-show"] {
+        let action = t.legal().iter().find(|a| a.to_string() == word);
+        t.apply(action.unwrap()).unwrap();
+    }
+    let seven = t.legal().iter().find(|a| {
+        matches!(a, crate::table::Action::Play(m) if m.kind == crate::play::Kind::KingBomb && m.length == 7)
+    });
+    t.apply(seven.unwrap()).unwrap();
+    assert_eq!(
+        t.core().hands()[3].len(),
+        33,
+        "seat 3's joker is laid aside"
+    );
+    let mut checked = 0;
+    while !t.is_over() && checked < 12 {
+        let seat = t.to_act();
+        let want = t.observation(seat).to_json("six-player-2v4");
+        assert!(!want["dead_card"].is_null());
+        let view = rebuild::View::from_json(&want).unwrap();
+        let mut r = rebuild::rebuild(e.clone(), &view, 5).unwrap();
+        assert_eq!(r.observation(seat).to_json("six-player-2v4"), want);
+        let n = t.legal_unordered().len();
+        t.apply_unordered(Rng(checked).below(n));
+        checked += 1;
+    }
+    assert_eq!(checked, 12);
+}

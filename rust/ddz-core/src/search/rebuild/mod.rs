@@ -66,6 +66,9 @@ pub struct View {
     /// then unless solo the second); its public mark is `marked`, held by
     /// `marked_holder`.
     pub landlords: Vec<usize>,
+    /// The two-marks family: the joker a seven-joker play laid aside, and
+    /// the seat it was taken from.
+    pub dead: Option<(usize, Card)>,
     /// The observation as given: a rebuild that must guess checks that
     /// the rebuilt table shows the seat the same.
     pub raw: Value,
@@ -163,15 +166,15 @@ impl View {
                 .map(|s| s as usize),
             open_landlords: seats_of(v, "open_landlords")?,
             landlords: seats_of(v, "landlords")?,
+            dead: None,
             raw: v.clone(),
         };
-        // The two-marks family shows its public mark as {card, seat}.
-        if let Some(public) = v.get("public_mark").filter(|m| m.is_object()) {
-            let card = public.get("card").and_then(Value::as_str);
-            let card = cards_of(card.ok_or("'public_mark' has no card")?)?;
-            view.marked = Some(*card.first().ok_or("'public_mark' names no card")?);
-            view.marked_holder = Some(seat_of(public, "seat")?);
+        // The two-marks family shows its public mark and a dead card as
+        // {card, seat}.
+        if let Some((seat, card)) = seat_card(v, "public_mark")? {
+            (view.marked, view.marked_holder) = (Some(card), Some(seat));
         }
+        view.dead = seat_card(v, "dead_card")?;
         Ok(view)
     }
 }
@@ -183,6 +186,17 @@ fn played(engine: &Engine, text: &str) -> Option<Cards> {
         return None;
     }
     engine.parse(cards).ok().filter(|c| !c.is_empty())
+}
+
+/// The `{card, seat}` under `key`, if it is there.
+fn seat_card(v: &Value, key: &str) -> Result<Option<(usize, Card)>, String> {
+    let Some(found) = v.get(key).filter(|m| m.is_object()) else {
+        return Ok(None);
+    };
+    let card = found.get("card").and_then(Value::as_str);
+    let card = cards_of(card.ok_or(format!("'{key}' has no card"))?)?;
+    let card = *card.first().ok_or(format!("'{key}' names no card"))?;
+    Ok(Some((seat_of(found, "seat")?, card)))
 }
 
 /// The `[seat, text]` pairs listed under `key` (none if it is absent).
@@ -273,6 +287,7 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
         || view.marked_holder.is_some_and(|s| s >= n)
         || view.open_landlords.iter().any(no_seat)
         || view.landlords.iter().any(no_seat)
+        || view.dead.is_some_and(|(s, _)| s >= n)
     {
         return Err(format!(
             "the observation names a landlord that is no seat of {n}"
@@ -376,7 +391,8 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
     // card not set aside. Its takers: the landlord, or the open landlords
     // in the order named (`six-player-3v3-kitty`), who share it.
     let in_hands: usize = view.hand_sizes.iter().sum::<usize>()
-        + plays_counts.iter().map(|(_, c, _)| c.len()).sum::<usize>();
+        + plays_counts.iter().map(|(_, c, _)| c.len()).sum::<usize>()
+        + usize::from(view.dead.is_some());
     let given = rules.kitty > 0 && in_hands + rules.set_aside as usize == deck.len();
     let takers: Vec<usize> = match (given, rules.flow) {
         (false, _) => Vec::new(),
@@ -402,6 +418,10 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
     // The shown kitty's cards not yet placed: their taker holds or played them.
     let mut kitty_left = shown.as_ref().map(|(_, k)| k.clone()).unwrap_or_default();
     remove(&mut deck, &kitty_left)?;
+    // A dead card was its seat's, laid aside when the play made it so.
+    if let Some((_, card)) = view.dead {
+        remove(&mut deck, &[card])?;
+    }
     // What each seat holds now, where known (first: a play of another
     // seat must not take a card seen here).
     let mut now: Vec<Option<Vec<Card>>> = vec![None; n];
@@ -562,6 +582,9 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
                 }
             }
         }
+    }
+    if let Some((seat, card)) = view.dead {
+        hands[seat].push(card);
     }
     let set_aside = draw(rules.set_aside as usize)?;
     let first = match rules.flow {
