@@ -41,8 +41,7 @@ FULL_DEALS = 2000
 #: The short form under pytest.
 SHORT_DEALS = 5
 #: The short every-preset run: two deals each, one a core (the search at
-#: its full budget takes seconds a deal in the multi-seat presets), which
-#: seat A as landlord in every preset at seed 1 (one deal does not).
+#: its full budget takes seconds a deal in the multi-seat presets).
 SHORT_PRESET_DEALS = 2
 SHORT_CHECK_GAMES = 6
 FULL_CHECK_GAMES = 500
@@ -209,7 +208,11 @@ def test_the_ladder_short() -> None:
 def test_every_preset_in_the_full_protocol_short() -> None:
     results = every_preset(FULL_DEALS if full() else SHORT_PRESET_DEALS, seed=1)
     assert [r["preset"] for r in results] == list(ddz.PRESETS)
-    assert all("landlord" in r["roles"] for r in results)
+    # Which roles A held in so few games is up to the time-limited search;
+    # every game gives A some role, and every figure is a share.
+    for r in results:
+        assert r["roles"] and r["overall"]["count"] == 2 * SHORT_PRESET_DEALS
+        assert all(0 <= f["wp"]["value"] <= 1 for f in (r["overall"], *r["roles"].values()))
     print("\n" + preset_table(results))
 
 
