@@ -5,20 +5,43 @@ use super::playout;
 use crate::solve::{Options, Solver};
 use crate::table::Table;
 
-/// The solver answers a one-landlord position of at most this many cards
-/// in all ... (20 and 50,000 won a point of WP over 12 and 4,000 in a
-/// paired duel; the time limit still holds the decision: docs/bots.md)
-pub const SOLVE_CARDS: usize = 20;
-/// ... or gives up after this many positions (the playout decides then).
-const SOLVE_NODES: u64 = 50_000;
+/// How far the solver may go at a leaf: positions of at most `cards` in
+/// all, given up after `nodes` positions (the playout decides then).
+#[derive(Clone, Copy)]
+struct Bound {
+    cards: usize,
+    nodes: u64,
+}
+
+/// Right after the candidate, a one-landlord position this small is
+/// solved (20 and 50,000 won a point of WP over 12 and 4,000 in a paired
+/// duel; the time limit still holds the decision: docs/bots.md).
+const AT_LEAF: Bound = Bound {
+    cards: 20,
+    nodes: 50_000,
+};
+/// When the searching seat is the landlord of three hands, its playouts
+/// stop at this size and the solver plays the endgame for everyone. That
+/// won the landlord three points of WP in a paired duel; the farmers'
+/// search lost one and a half with it, so theirs play out (docs/bots.md).
+const ENDGAME: Bound = Bound {
+    cards: 12,
+    nodes: 4_000,
+};
 /// The solver's memory bound at a leaf (its buffers are reused per thread).
 const SOLVE_MEMORY: usize = 4 << 20;
 
 /// 1 when `seat`'s side wins, else 0, plus a thousandth of its score
 /// when played out (the stake breaks ties between sure wins).
 pub fn value(table: &mut Table, seat: usize) -> f64 {
-    if let Some(win) = solved(table, seat) {
+    if let Some(win) = solved(table, seat, AT_LEAF) {
         return f64::from(u8::from(win));
+    }
+    if lone_landlord_of_three(table, seat) {
+        playout::play_until(table, ENDGAME.cards);
+        if let Some(win) = solved(table, seat, ENDGAME) {
+            return f64::from(u8::from(win));
+        }
     }
     if !playout::play_out(table) {
         return 0.5;
@@ -27,19 +50,27 @@ pub fn value(table: &mut Table, seat: usize) -> f64 {
     f64::from(u8::from(score > 0)) + 0.001 * score.clamp(-100, 100) as f64
 }
 
+/// Is `seat` the landlord, alone against two farmers, in the play phase?
+fn lone_landlord_of_three(table: &Table, seat: usize) -> bool {
+    !table.is_over()
+        && table
+            .position()
+            .is_some_and(|sp| sp.seats.len() == 3 && sp.seats[0] == seat)
+}
+
 /// Does `seat`'s side win with perfect play from here, when the position
 /// is small enough to solve within the leaf's bound?
-fn solved(table: &Table, seat: usize) -> Option<bool> {
+fn solved(table: &Table, seat: usize, bound: Bound) -> Option<bool> {
     if table.is_over() {
         return None;
     }
     let sp = table.position()?;
     let cards: usize = sp.position.hands.iter().map(|h| h.len()).sum();
-    if cards > SOLVE_CARDS {
+    if cards > bound.cards {
         return None;
     }
     let options = Options {
-        max_nodes: Some(SOLVE_NODES),
+        max_nodes: Some(bound.nodes),
         max_memory: SOLVE_MEMORY,
         ..Options::default()
     };
