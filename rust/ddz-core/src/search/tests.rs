@@ -257,10 +257,13 @@ fn duel_deal(e: &Arc<Engine>, index: u64, landlord: Player, farmers: Player) -> 
 /// score, won as farmers, score).
 type Games = (bool, i64, bool, i64);
 
-/// `a` against `b` in classic, every deal twice with the sides swapped.
+/// `a` against `b` in classic, every deal twice with the sides swapped:
+/// the deals numbered from DDZ_DUEL_FIRST (0), so that a variant chosen on
+/// one set of deals can be checked on others.
 fn duel(a: Player, b: Player, deals: u64) -> Vec<Games> {
     let e = engine("classic");
-    let rows: Vec<Games> = (0..deals)
+    let first: u64 = env("DDZ_DUEL_FIRST").unwrap_or(0);
+    let rows: Vec<Games> = (first..first + deals)
         .into_par_iter()
         .map(|i| {
             let (w1, s1) = duel_deal(&e, i, a, b);
@@ -336,7 +339,8 @@ fn env<T: std::str::FromStr>(key: &str) -> Option<T> {
 #[test]
 #[ignore = "a measurement: cargo test --release -p ddz-core duel -- --ignored --nocapture"]
 fn duel_figures() {
-    // DDZ_DUEL_DEALS (300), DDZ_DUEL_PLAYOUTS (the default budget's),
+    // DDZ_DUEL_DEALS (300), DDZ_DUEL_FIRST (0: the first deal's number),
+    // DDZ_DUEL_PLAYOUTS (the default budget's),
     // DDZ_DUEL_AGAINST (greedy, rule, playout, or eighth: the search at
     // an eighth of the playouts); DDZ_DUEL_OUT and DDZ_DUEL_PAIRED keep
     // the search duel's deals and compare them with a kept run
