@@ -3,7 +3,7 @@
 
 use super::playout;
 use crate::solve::{Options, Solver};
-use crate::table::Table;
+use crate::table::{SolverPosition, Table};
 
 /// How far the solver may go at a leaf: positions of at most `cards` in
 /// all, given up after `nodes` positions (the playout decides then).
@@ -34,13 +34,18 @@ const SOLVE_MEMORY: usize = 4 << 20;
 /// 1 when `seat`'s side wins, else 0, plus a thousandth of its score
 /// when played out (the stake breaks ties between sure wins).
 pub fn value(table: &mut Table, seat: usize) -> f64 {
-    if let Some(win) = solved(table, seat, AT_LEAF) {
-        return f64::from(u8::from(win));
-    }
-    if lone_landlord_of_three(table, seat) {
-        playout::play_until(table, ENDGAME.cards);
-        if let Some(win) = solved(table, seat, ENDGAME) {
+    if let Some(sp) = open_position(table) {
+        if let Some(win) = solved(table, &sp, seat, AT_LEAF) {
             return f64::from(u8::from(win));
+        }
+        // The solver's seat 0 is the landlord; with three hands, alone.
+        let lone_landlord = sp.seats.len() == 3 && sp.seats[0] == seat;
+        if lone_landlord {
+            playout::play_until(table, ENDGAME.cards);
+            let endgame = open_position(table);
+            if let Some(win) = endgame.and_then(|sp| solved(table, &sp, seat, ENDGAME)) {
+                return f64::from(u8::from(win));
+            }
         }
     }
     if !playout::play_out(table) {
@@ -50,21 +55,17 @@ pub fn value(table: &mut Table, seat: usize) -> f64 {
     f64::from(u8::from(score > 0)) + 0.001 * score.clamp(-100, 100) as f64
 }
 
-/// Is `seat` the landlord, alone against two farmers, in the play phase?
-fn lone_landlord_of_three(table: &Table, seat: usize) -> bool {
-    !table.is_over()
-        && table
-            .position()
-            .is_some_and(|sp| sp.seats.len() == 3 && sp.seats[0] == seat)
-}
-
-/// Does `seat`'s side win with perfect play from here, when the position
-/// is small enough to solve within the leaf's bound?
-fn solved(table: &Table, seat: usize, bound: Bound) -> Option<bool> {
+/// The solver's view of a one-landlord deal in play, not yet over.
+fn open_position(table: &Table) -> Option<SolverPosition> {
     if table.is_over() {
         return None;
     }
-    let sp = table.position()?;
+    table.position()
+}
+
+/// Does `seat`'s side win with perfect play from `sp` (the table's
+/// position), when it is small enough to solve within `bound`?
+fn solved(table: &Table, sp: &SolverPosition, seat: usize, bound: Bound) -> Option<bool> {
     let cards: usize = sp.position.hands.iter().map(|h| h.len()).sum();
     if cards > bound.cards {
         return None;
