@@ -317,6 +317,11 @@ def test_ddz_eval_prints_a_table_and_refuses_bad_input(capsys: pytest.CaptureFix
     )
     shown = capsys.readouterr().out
     assert "open_landlord" in shown and "overall" in shown
+    # Game 2 seats A on both sides, so a second table gives the one-sided
+    # games (game 1, A alone at seat 0, is one of them).
+    assert "all of A's seats were on one side" in shown
+    assert main(["eval", "classic", "greedy", "random", "-n", "20"]) == 0
+    assert "one side" not in capsys.readouterr().out  # every DouZero game is one-sided
     for argv, needle in [
         (["eval", "classic", "greedy", "smart"], "smart"),
         (["eval", "classic", "greedy", "random", "-n", "0"], "-n"),

@@ -10,7 +10,7 @@ from rich.table import Table
 
 import ddz
 from ddz.evaluate import PROTOCOLS
-from ddz.types import Evaluation, Figure
+from ddz.types import Evaluation, Figure, Figures
 
 from .common import UsageError, out, rules_of
 
@@ -78,6 +78,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(figures))
     else:
         out().print(figures_table(figures))
+        one_sided = one_sided_table(figures)
+        if one_sided is not None:
+            out().print(one_sided)
     return 0
 
 
@@ -106,16 +109,32 @@ def _shown(f: Figure, points: bool) -> str:
 
 
 def figures_table(figures: Evaluation) -> Table:
-    table = Table(
-        title=f"{figures['preset']}: {figures['a']} (A) vs {figures['b']}, {figures['protocol']}, "
+    rows = [*figures["roles"].items(), ("overall", figures["overall"])]
+    return _table(
+        f"{figures['preset']}: {figures['a']} (A) vs {figures['b']}, {figures['protocol']}, "
         f"{figures['deals']:,} deals x 2, seed {figures['seed']}",
-        title_justify="left",
-        caption="95% intervals; ADP: a game worth 2 * 2^bombs; score: ddz's own",
-        caption_justify="left",
+        "95% intervals; ADP: a game worth 2 * 2^bombs; score: ddz's own",
+        rows,
     )
+
+
+def one_sided_table(figures: Evaluation) -> Table | None:
+    """The roles over the games where all of A's seats sat on one side, when
+    that leaves some games out: in the others A plays against itself, and its
+    win rates by role pull towards one half (docs/evaluate.md)."""
+    if figures["one_sided_roles"] == figures["roles"]:
+        return None
+    return _table(
+        "the same, over the games where all of A's seats were on one side",
+        "",
+        list(figures["one_sided_roles"].items()),
+    )
+
+
+def _table(title: str, caption: str, rows: list[tuple[str, Figures]]) -> Table:
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     for name in ("A as", "seats", "WP", "ADP", "score"):
         table.add_column(name, justify="left" if name == "A as" else "right")
-    rows = [(role, f) for role, f in figures["roles"].items()] + [("overall", figures["overall"])]
     for role, f in rows:
         table.add_row(
             role,
