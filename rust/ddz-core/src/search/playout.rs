@@ -299,10 +299,10 @@ mod tests {
         // From the deal (auction and all), the playout stops at the first
         // moment of play whose hands hold at most 12 cards, or at the end,
         // and playing on from there ends the deal as one playout would.
+        let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
         let mut stops = 0;
         for index in 0..200 {
-            let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
-            let mut t = Table::seeded(e, 7, index).unwrap();
+            let mut t = Table::seeded(e.clone(), 7, index).unwrap();
             let mut whole = t.clone();
             assert!(play_out(&mut whole));
             play_until(&mut t, 12);
