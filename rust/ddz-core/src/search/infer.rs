@@ -7,6 +7,10 @@
 //! Only passes against a public opponent count: in a family whose sides
 //! are secret from the searching seat nothing is inferred, and a pass on a
 //! partner's play says nothing.
+//!
+//! Leads weigh the same way (a lead usually holds the leader's lowest
+//! card), and so does a turn on a few cards that did not empty a hand
+//! able to go out in one play: everyone goes out when they can.
 
 use crate::cards::Cards;
 use crate::engine::Engine;
@@ -42,11 +46,30 @@ struct Lead {
 /// The chance a lead leaves out a lower card the leader held.
 pub const LEAD_LIKELIHOOD: f64 = 0.3;
 
+/// One turn (a play or a pass) of a hidden seat on at most `STAY_CARDS`
+/// cards that did not empty its hand.
+#[derive(Clone, Debug)]
+struct Stay {
+    seat: usize,
+    /// The play it faced (None: it led).
+    facing: Option<Move>,
+    /// The cards the seat has played from that turn on.
+    played_since: Cards,
+}
+
+/// Turns on at most this many cards are read for a missed way out (a
+/// bigger hand is rarely one play, and each check costs a generation).
+const STAY_CARDS: usize = 8;
+
+/// The chance a seat able to empty its hand in one play does not.
+pub const STAY_LIKELIHOOD: f64 = 0.05;
+
 /// What the history says about the hidden hands.
 #[derive(Clone, Debug, Default)]
 pub struct Evidence {
     passes: Vec<Pass>,
     leads: Vec<Lead>,
+    stays: Vec<Stay>,
 }
 
 impl Evidence {
@@ -82,7 +105,20 @@ impl Evidence {
         let (mut last, mut passes): (Option<(usize, Move)>, usize) = (None, 0);
         let mut out = Vec::new();
         let mut leads = Vec::new();
+        let mut stays = Vec::new();
         for (s, a) in &history[start..] {
+            if hidden.contains(s) && matches!(a, Action::Play(_) | Action::Pass) {
+                let played_since = total[*s] - so_far[*s];
+                let held = t.hands()[*s].len() + played_since.len();
+                let went_out = matches!(a, Action::Play(m) if m.cards.len() == held);
+                if held <= STAY_CARDS && !went_out {
+                    stays.push(Stay {
+                        seat: *s,
+                        facing: last.map(|(_, m)| m),
+                        played_since,
+                    });
+                }
+            }
             match a {
                 Action::Play(m) => {
                     if last.is_none() && hidden.contains(s) {
@@ -116,44 +152,67 @@ impl Evidence {
                 _ => {}
             }
         }
-        Evidence { passes: out, leads }
+        Evidence {
+            passes: out,
+            leads,
+            stays,
+        }
     }
 
     /// Is there anything to weigh?
     pub fn is_empty(&self) -> bool {
-        self.passes.is_empty() && self.leads.is_empty()
+        self.passes.is_empty() && self.leads.is_empty() && self.stays.is_empty()
     }
 
     /// The likelihood of the history given the hidden hands `hands`, up
-    /// to a constant: the product of each contradicted pass's and lead's.
+    /// to a constant: the product of each contradicted turn's.
     pub fn likelihood(&self, engine: &Engine, hands: &[(usize, Vec<Card>)]) -> f64 {
-        let passes = self.contradictions(engine, hands);
-        let mut leads = 0;
-        for l in &self.leads {
-            let Some((_, cards)) = hands.iter().find(|(s, _)| *s == l.seat) else {
-                continue;
-            };
-            let then = deal::count(cards) + l.played_since;
-            leads += i32::from((0..l.lowest).any(|r| then.get(r) > 0));
-        }
-        PASS_LIKELIHOOD.powi(passes as i32) * LEAD_LIKELIHOOD.powi(leads)
+        let c = self.contradictions(engine, hands);
+        PASS_LIKELIHOOD.powi(c.passes as i32)
+            * LEAD_LIKELIHOOD.powi(c.leads as i32)
+            * STAY_LIKELIHOOD.powi(c.stays as i32)
     }
 
-    /// How many recorded passes the hidden hands `hands` (seat, cards)
-    /// contradict.
-    pub fn contradictions(&self, engine: &Engine, hands: &[(usize, Vec<Card>)]) -> u32 {
-        let mut n = 0;
+    /// How many recorded turns the hidden hands `hands` (seat, cards)
+    /// contradict, of each sort.
+    pub fn contradictions(&self, engine: &Engine, hands: &[(usize, Vec<Card>)]) -> Contradictions {
+        // The seat's hand at a turn: its hand now and what it played since.
+        let then = |seat: usize, since: Cards| {
+            let (_, cards) = hands.iter().find(|(s, _)| *s == seat)?;
+            Some(deal::count(cards) + since)
+        };
+        let mut c = Contradictions::default();
         for p in &self.passes {
-            let Some((_, cards)) = hands.iter().find(|(s, _)| *s == p.seat) else {
-                continue;
-            };
-            let then = deal::count(cards) + p.played_since;
-            let mut found = OrdinaryAnswer::default();
-            engine.generate(&then, Some(&p.facing), &mut found);
-            n += u32::from(found.0);
+            if let Some(hand) = then(p.seat, p.played_since) {
+                let mut found = OrdinaryAnswer::default();
+                engine.generate(&hand, Some(&p.facing), &mut found);
+                c.passes += u32::from(found.0);
+            }
         }
-        n
+        for l in &self.leads {
+            if let Some(hand) = then(l.seat, l.played_since) {
+                c.leads += u32::from((0..l.lowest).any(|r| hand.get(r) > 0));
+            }
+        }
+        for st in &self.stays {
+            if let Some(hand) = then(st.seat, st.played_since) {
+                let mut found = Emptying(hand.len(), false);
+                engine.generate(&hand, st.facing.as_ref(), &mut found);
+                c.stays += u32::from(found.1);
+            }
+        }
+        c
     }
+}
+
+/// The turns a deal of the hidden hands contradicts: passes holding an
+/// ordinary answer, leads without the lowest card, turns that could have
+/// emptied the hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Contradictions {
+    pub passes: u32,
+    pub leads: u32,
+    pub stays: u32,
 }
 
 /// Stops at the first answer that is not a bomb.
@@ -171,5 +230,113 @@ impl Sink for OrdinaryAnswer {
     #[inline]
     fn done(&self) -> bool {
         self.0
+    }
+}
+
+/// Stops at the first play holding the whole hand of `.0` cards.
+struct Emptying(usize, bool);
+
+impl Sink for Emptying {
+    const COUNTING: bool = false;
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.1 |= m.cards.len() == self.0;
+    }
+    #[inline]
+    fn add(&mut self, _n: u64) {}
+    #[inline]
+    fn done(&self) -> bool {
+        self.1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Policy;
+    use crate::rules::Rules;
+    use crate::table::{Phase, Rng};
+    use std::sync::Arc;
+
+    /// What the real table shows at `seat`'s turn about `action`: a pass
+    /// facing an opponent while holding an ordinary answer, a lead without
+    /// the lowest card, a turn on few cards that did not go out though a
+    /// legal play would have.
+    fn oracle(t: &Table, action: Action, landlord: usize) -> Contradictions {
+        let core = t.core();
+        let seat = core.to_act();
+        let hand = core.hands()[seat].counts;
+        let plays = t.legal_unordered().plays;
+        let tricks = core.tricks();
+        let opposed = |a: usize, b: usize| (a == landlord) != (b == landlord);
+        let mut c = Contradictions::default();
+        match (action, tricks.last, tricks.last_seat) {
+            (Action::Pass, Some(_), Some(by)) if opposed(seat, by) => {
+                c.passes = u32::from(plays.iter().any(|m| !m.kind.is_bomb()));
+            }
+            (Action::Play(m), None, _) => {
+                let lowest = (0..crate::cards::SLOTS).find(|&r| hand.get(r) > 0).unwrap();
+                c.leads = u32::from(m.cards.get(lowest) == 0);
+            }
+            _ => {}
+        }
+        let went_out = matches!(action, Action::Play(m) if m.cards == hand);
+        let could = plays.iter().any(|m| m.cards == hand);
+        c.stays = u32::from(hand.len() <= STAY_CARDS && could && !went_out);
+        c
+    }
+
+    fn add(a: &mut Contradictions, b: Contradictions) {
+        a.passes += b.passes;
+        a.leads += b.leads;
+        a.stays += b.stays;
+    }
+
+    #[test]
+    fn the_evidence_finds_in_the_true_hands_what_each_turn_showed() {
+        // Random players skip ways out, pass answers and lead high. At every
+        // moment of play, the evidence read from the history, weighed on
+        // the true hands, counts for each viewer exactly the turns of the
+        // other seats that the real tables showed as contradictions.
+        let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
+        let mut seen = Contradictions::default();
+        for index in 0..200 {
+            let mut t = Table::seeded(e.clone(), 11, index).unwrap();
+            let mut rng = Rng::for_game(5, index);
+            let mut shown = [Contradictions::default(); 3];
+            while !t.is_over() {
+                let i = Policy::Random.choose(&mut t, &mut rng);
+                if t.phase() != Phase::Play {
+                    t.apply_unordered(i);
+                    continue;
+                }
+                let landlord = t.report().landlord();
+                for viewer in 0..3 {
+                    let hidden: Vec<usize> = (0..3).filter(|&s| s != viewer).collect();
+                    let opposed = |a: usize, b: usize| (a == landlord) != (b == landlord);
+                    let evidence = Evidence::read(&t, &hidden, Some(&opposed));
+                    let hands: Vec<(usize, Vec<Card>)> = hidden
+                        .iter()
+                        .map(|&s| (s, t.core().hands()[s].cards()))
+                        .collect();
+                    let mut want = Contradictions::default();
+                    for &s in &hidden {
+                        add(&mut want, shown[s]);
+                    }
+                    assert_eq!(evidence.contradictions(&e, &hands), want, "deal {index}");
+                }
+                let seat = t.to_act();
+                let action = t.legal_unordered().get(i).unwrap();
+                let c = oracle(&t, action, landlord);
+                add(&mut shown[seat], c);
+                add(&mut seen, c);
+                t.apply_unordered(i);
+            }
+        }
+        // Each sort of turn came up often enough to be tested.
+        assert!(
+            seen.passes > 100 && seen.leads > 100 && seen.stays > 20,
+            "{seen:?}"
+        );
     }
 }

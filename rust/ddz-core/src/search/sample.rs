@@ -33,7 +33,7 @@ pub struct Sampler {
     set_aside: usize,
     /// Every hidden card not publicly placed, sorted.
     pool: Vec<Card>,
-    /// What the other seats' passes say about their hands.
+    /// What the other seats' turns say about their hands.
     evidence: Evidence,
 }
 
@@ -137,9 +137,9 @@ impl Sampler {
         }
     }
 
-    /// One deal of the hidden cards weighed by the evidence: a deal that
-    /// contradicts `n` passes is kept with probability `PASS_LIKELIHOOD^n`,
-    /// else another is drawn (at most `TRIES`, then the least contradicting).
+    /// One deal of the hidden cards weighed by the evidence: a deal is
+    /// kept with the probability `Evidence::likelihood` gives it, else
+    /// another is drawn (at most `TRIES`, then the least contradicting).
     pub fn draw_likely(&self, engine: &Engine, rng: &mut Rng) -> Redeal {
         let mut best: Option<(f64, Redeal)> = None;
         for _ in 0..TRIES {
