@@ -297,13 +297,33 @@ mod tests {
         // Random players skip ways out, pass answers and lead high. At every
         // moment of play, the evidence read from the history, weighed on
         // the true hands, counts for each viewer exactly the turns of the
-        // other seats that the real tables showed as contradictions.
-        let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
+        // other seats that the real tables showed as contradictions: in
+        // every one-landlord preset (two decks, two seats, wild cards).
+        for (preset, deals) in [
+            ("classic", 200),
+            ("two-player", 100),
+            ("four-player", 60),
+            ("laizi", 100),
+        ] {
+            let seen = evidence_against_the_tables(preset, deals);
+            // Each sort of turn came up often enough to be tested.
+            assert!(
+                seen.passes > 50 && seen.leads > 50 && seen.stays > 10,
+                "{preset}: {seen:?}"
+            );
+        }
+    }
+
+    /// Plays `deals` deals of `preset` at random, checking the evidence at
+    /// every moment of play; the contradictions the tables showed in all.
+    fn evidence_against_the_tables(preset: &str, deals: u64) -> Contradictions {
+        let e = Arc::new(Engine::new(Rules::preset(preset).unwrap()).unwrap());
         let mut seen = Contradictions::default();
-        for index in 0..200 {
+        for index in 0..deals {
             let mut t = Table::seeded(e.clone(), 11, index).unwrap();
+            let players = t.core().players();
             let mut rng = Rng::for_game(5, index);
-            let mut shown = [Contradictions::default(); 3];
+            let mut shown = vec![Contradictions::default(); players];
             while !t.is_over() {
                 let i = Policy::Random.choose(&mut t, &mut rng);
                 if t.phase() != Phase::Play {
@@ -311,8 +331,8 @@ mod tests {
                     continue;
                 }
                 let landlord = t.report().landlord();
-                for viewer in 0..3 {
-                    let hidden: Vec<usize> = (0..3).filter(|&s| s != viewer).collect();
+                for viewer in 0..players {
+                    let hidden: Vec<usize> = (0..players).filter(|&s| s != viewer).collect();
                     let opposed = |a: usize, b: usize| (a == landlord) != (b == landlord);
                     let evidence = Evidence::read(&t, &hidden, Some(&opposed));
                     let hands: Vec<(usize, Vec<Card>)> = hidden
@@ -323,7 +343,8 @@ mod tests {
                     for &s in &hidden {
                         add(&mut want, shown[s]);
                     }
-                    assert_eq!(evidence.contradictions(&e, &hands), want, "deal {index}");
+                    let got = evidence.contradictions(&e, &hands);
+                    assert_eq!(got, want, "{preset}, deal {index}");
                 }
                 let seat = t.to_act();
                 let action = t.legal_unordered().get(i).unwrap();
@@ -333,10 +354,6 @@ mod tests {
                 t.apply_unordered(i);
             }
         }
-        // Each sort of turn came up often enough to be tested.
-        assert!(
-            seen.passes > 100 && seen.leads > 100 && seen.stays > 20,
-            "{seen:?}"
-        );
+        seen
     }
 }
