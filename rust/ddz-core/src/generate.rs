@@ -45,6 +45,26 @@ impl Sink for Exists {
     }
 }
 
+/// Stops at the first play `keep` accepts ("does this hand hold such a play?").
+struct FirstWhere<F: Fn(&Move) -> bool> {
+    keep: F,
+    found: bool,
+}
+
+impl<F: Fn(&Move) -> bool> Sink for FirstWhere<F> {
+    const COUNTING: bool = false;
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.found |= (self.keep)(&m);
+    }
+    #[inline]
+    fn add(&mut self, _n: u64) {}
+    #[inline]
+    fn done(&self) -> bool {
+        self.found
+    }
+}
+
 impl Sink for Vec<Move> {
     const COUNTING: bool = false;
     #[inline]
@@ -203,6 +223,19 @@ impl Engine {
     /// Can `hand` answer `prev` (lead: any play) at all? Stops at the first answer.
     pub fn can_answer(&self, hand: &Cards, prev: Option<&Move>) -> bool {
         self.can_answer_target(hand, Target::of(self, prev))
+    }
+
+    /// Can `hand` answer `prev` (lead: any play) with a play `keep`
+    /// accepts? Stops at the first.
+    pub fn can_answer_with(
+        &self,
+        hand: &Cards,
+        prev: Option<&Move>,
+        keep: impl Fn(&Move) -> bool,
+    ) -> bool {
+        let mut found = FirstWhere { keep, found: false };
+        self.generate(hand, prev, &mut found);
+        found.found
     }
 
     /// `can_answer` for a play-to-beat value.

@@ -1,7 +1,7 @@
-//! Inference from passes: a sample in which a seat passed an opponent's
-//! play while holding an ordinary answer to it is unlikely, since players
-//! (the built-in ones, and most people) beat an opponent when they can
-//! without a bomb. Such samples are kept only with probability
+//! Inference from the other seats' turns. A sample in which a seat passed
+//! an opponent's play while holding an ordinary answer to it is unlikely,
+//! since players (the built-in ones, and most people) beat an opponent
+//! when they can without a bomb. Such samples are kept only with probability
 //! `PASS_LIKELIHOOD` per pass they contradict (`sample.rs` draws again).
 //!
 //! Only passes against a public opponent count: in a family whose sides
@@ -14,7 +14,6 @@
 
 use crate::cards::Cards;
 use crate::engine::Engine;
-use crate::generate::Sink;
 use crate::play::Move;
 use crate::table::{deal, Action, Card, Table};
 
@@ -184,9 +183,8 @@ impl Evidence {
         let mut c = Contradictions::default();
         for p in &self.passes {
             if let Some(hand) = then(p.seat, p.played_since) {
-                let mut found = OrdinaryAnswer::default();
-                engine.generate(&hand, Some(&p.facing), &mut found);
-                c.passes += u32::from(found.0);
+                let ordinary = |m: &Move| !m.kind.is_bomb();
+                c.passes += u32::from(engine.can_answer_with(&hand, Some(&p.facing), ordinary));
             }
         }
         for l in &self.leads {
@@ -196,9 +194,8 @@ impl Evidence {
         }
         for st in &self.stays {
             if let Some(hand) = then(st.seat, st.played_since) {
-                let mut found = Emptying(hand.len(), false);
-                engine.generate(&hand, st.facing.as_ref(), &mut found);
-                c.stays += u32::from(found.1);
+                let emptying = |m: &Move| m.cards.len() == hand.len();
+                c.stays += u32::from(engine.can_answer_with(&hand, st.facing.as_ref(), emptying));
             }
         }
         c
@@ -213,41 +210,6 @@ pub struct Contradictions {
     pub passes: u32,
     pub leads: u32,
     pub stays: u32,
-}
-
-/// Stops at the first answer that is not a bomb.
-#[derive(Default)]
-struct OrdinaryAnswer(bool);
-
-impl Sink for OrdinaryAnswer {
-    const COUNTING: bool = false;
-    #[inline]
-    fn push(&mut self, m: Move) {
-        self.0 |= !m.kind.is_bomb();
-    }
-    #[inline]
-    fn add(&mut self, _n: u64) {}
-    #[inline]
-    fn done(&self) -> bool {
-        self.0
-    }
-}
-
-/// Stops at the first play holding the whole hand of `.0` cards.
-struct Emptying(usize, bool);
-
-impl Sink for Emptying {
-    const COUNTING: bool = false;
-    #[inline]
-    fn push(&mut self, m: Move) {
-        self.1 |= m.cards.len() == self.0;
-    }
-    #[inline]
-    fn add(&mut self, _n: u64) {}
-    #[inline]
-    fn done(&self) -> bool {
-        self.1
-    }
 }
 
 #[cfg(test)]
