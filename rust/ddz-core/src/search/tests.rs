@@ -233,17 +233,24 @@ fn pick(p: Player, t: &mut Table, landlord: usize, rng: &mut Rng) -> usize {
     }
 }
 
-/// Deal `index` of classic in DouZero's protocol (seat 0 the landlord,
-/// no auction), played out by `landlord` against `farmers`: did the
-/// landlord win, and its score.
-fn duel_deal(e: &Arc<Engine>, index: u64, landlord: Player, farmers: Player) -> (bool, i64) {
+/// Deal `index` of classic in DouZero's protocol at its first play (seat
+/// 0 the landlord, no auction), the generator its players draw from, and
+/// the landlord.
+fn duel_table(e: &Arc<Engine>, index: u64) -> (Table, Rng, usize) {
     let mut t = Table::seeded(e.clone(), 77, index).unwrap();
-    let mut rng = Rng::for_game(78, index);
     while !t.is_over() && t.phase() != Phase::Play {
         let i = crate::simulate::seats::scripted(&t);
         t.apply_unordered(i);
     }
-    let l = t.report().landlord();
+    let landlord = t.report().landlord();
+    (t, Rng::for_game(78, index), landlord)
+}
+
+/// Deal `index` of classic in DouZero's protocol (seat 0 the landlord,
+/// no auction), played out by `landlord` against `farmers`: did the
+/// landlord win, and its score.
+fn duel_deal(e: &Arc<Engine>, index: u64, landlord: Player, farmers: Player) -> (bool, i64) {
+    let (mut t, mut rng, l) = duel_table(e, index);
     while !t.is_over() {
         let p = if t.to_act() == l { landlord } else { farmers };
         let i = pick(p, &mut t, l, &mut rng);
@@ -754,4 +761,114 @@ fn a_two_marks_table_is_rebuilt_after_a_seven_joker_play() {
         checked += 1;
     }
     assert_eq!(checked, 12);
+}
+
+/// Does the landlord win `t` with perfect play by every seat (the solver,
+/// the farmers as one mind), if the solver answers within `nodes`?
+fn landlord_wins_with_open_cards(t: &Table, landlord: usize, nodes: u64) -> Option<bool> {
+    if t.is_over() {
+        return Some(t.result().unwrap().scores[landlord] > 0);
+    }
+    let sp = t.position()?;
+    let options = crate::solve::Options {
+        max_nodes: Some(nodes),
+        max_memory: 64 << 20,
+        ..crate::solve::Options::default()
+    };
+    let win = crate::solve::Solver::new(t.engine(), options)
+        .solve(&sp.position)
+        .ok()?
+        .win?;
+    let mover = sp.seats[sp.position.to_move];
+    Some((mover == landlord) == win)
+}
+
+/// One game of an audit, from the audited side.
+#[derive(Clone, Copy, Debug)]
+struct Audited {
+    landlord: bool,
+    won: bool,
+    /// Did its side win with open cards at the first position after the
+    /// first play that the solver answered (None: it answered none)?
+    open_win: Option<bool>,
+    /// The cards left in all at that position.
+    open_cards: usize,
+    /// Its moves that turned a won position (open cards) into a lost one.
+    thrown: u32,
+}
+
+/// Deal `index` in DouZero's protocol, `a` on one side against the rule
+/// agent's port, each position after a play solved with open cards.
+fn audit_game(e: &Arc<Engine>, index: u64, a: Player, a_landlord: bool, nodes: u64) -> Audited {
+    let (mut t, mut rng, l) = duel_table(e, index);
+    // `before`: the last position the solver answered, won or not.
+    let (mut open_win, mut before, mut thrown) = (None, None, 0);
+    let mut open_cards = 0;
+    while !t.is_over() {
+        let a_turn = (t.to_act() == l) == a_landlord;
+        let i = pick(if a_turn { a } else { Player::Rule }, &mut t, l, &mut rng);
+        t.apply_unordered(i);
+        let now = landlord_wins_with_open_cards(&t, l, nodes).map(|w| w == a_landlord);
+        if before.is_none() && now.is_some() {
+            open_win = now;
+            open_cards = t.core().hands().iter().map(|h| h.len()).sum();
+        }
+        thrown += u32::from(a_turn && before == Some(true) && now == Some(false));
+        before = now.or(before);
+    }
+    let won = (t.result().unwrap().scores[l] > 0) == a_landlord;
+    Audited {
+        landlord: a_landlord,
+        won,
+        open_win,
+        open_cards,
+        thrown,
+    }
+}
+
+#[test]
+#[ignore = "a measurement: cargo test --release -p ddz-core open_card_audit -- --ignored --nocapture"]
+fn open_card_audit() {
+    // Where a player's games against the rule agent's port are won and
+    // lost, judged by the solver with every card open: the duel's deals
+    // (DDZ_DUEL_FIRST, DDZ_DUEL_DEALS), the audited player DDZ_AUDIT
+    // (search, the default; rule; playout; greedy), the solver's bound
+    // DDZ_AUDIT_NODES (2,000,000 positions).
+    let e = engine("classic");
+    let first: u64 = env("DDZ_DUEL_FIRST").unwrap_or(0);
+    let deals: u64 = env("DDZ_DUEL_DEALS").unwrap_or(100);
+    let nodes: u64 = env("DDZ_AUDIT_NODES").unwrap_or(2_000_000);
+    let a = match std::env::var("DDZ_AUDIT").as_deref() {
+        Ok("rule") => Player::Rule,
+        Ok("playout") => Player::Playout,
+        Ok("greedy") => Player::Greedy,
+        _ => Player::Search(SearchBudget {
+            budget_us: 0,
+            ..SearchBudget::DEFAULT
+        }),
+    };
+    let games: Vec<Audited> = (first..first + deals)
+        .into_par_iter()
+        .flat_map_iter(|i| [true, false].map(|side| audit_game(&e, i, a, side, nodes)))
+        .collect();
+    println!("{a:?} against the rule agent's port, {deals} deals a side, open cards solved within {nodes} positions:");
+    for landlord in [true, false] {
+        let g: Vec<&Audited> = games.iter().filter(|g| g.landlord == landlord).collect();
+        let count = |f: &dyn Fn(&Audited) -> bool| g.iter().filter(|x| f(x)).count();
+        println!(
+            "  as {}: won {} of {}; won with open cards when first solved {} (lost {} of them), \
+             lost with open cards {} (won {} of them), unsolved {}, {:.1} cards left when first solved; \
+             games with a won position thrown {}",
+            if landlord { "landlord" } else { "farmers" },
+            count(&|x| x.won),
+            g.len(),
+            count(&|x| x.open_win == Some(true)),
+            count(&|x| x.open_win == Some(true) && !x.won),
+            count(&|x| x.open_win == Some(false)),
+            count(&|x| x.open_win == Some(false) && x.won),
+            count(&|x| x.open_win.is_none()),
+            g.iter().map(|x| x.open_cards as f64).sum::<f64>() / g.len() as f64,
+            count(&|x| x.thrown > 0),
+        );
+    }
 }
