@@ -106,8 +106,10 @@ impl Evidence {
         let mut leads = Vec::new();
         let mut stays = Vec::new();
         for (s, a) in &history[start..] {
-            if hidden.contains(s) && matches!(a, Action::Play(_) | Action::Pass) {
-                let played_since = total[*s] - so_far[*s];
+            // What the seat played from this turn on, this one included.
+            let played_since = total[*s] - so_far[*s];
+            let hidden_seat = hidden.contains(s);
+            if hidden_seat && matches!(a, Action::Play(_) | Action::Pass) {
                 let held = t.hands()[*s].len() + played_since.len();
                 let went_out = matches!(a, Action::Play(m) if m.cards.len() == held);
                 if held <= STAY_CARDS && !went_out {
@@ -120,12 +122,12 @@ impl Evidence {
             }
             match a {
                 Action::Play(m) => {
-                    if last.is_none() && hidden.contains(s) {
+                    if last.is_none() && hidden_seat {
                         let lowest = (0..crate::cards::SLOTS).find(|&r| m.cards.get(r) > 0);
                         leads.push(Lead {
                             seat: *s,
                             lowest: lowest.unwrap_or(0),
-                            played_since: total[*s] - so_far[*s],
+                            played_since,
                         });
                     }
                     so_far[*s] = so_far[*s] + m.cards;
@@ -134,11 +136,11 @@ impl Evidence {
                 }
                 Action::Pass => {
                     if let Some((by, facing)) = last {
-                        if hidden.contains(s) && opponents(*s, by) {
+                        if hidden_seat && opponents(*s, by) {
                             out.push(Pass {
                                 seat: *s,
                                 facing,
-                                played_since: total[*s] - so_far[*s],
+                                played_since,
                             });
                         }
                     }

@@ -6,11 +6,13 @@ use crate::solve::{Options, Solver};
 use crate::table::{SolverPosition, Table};
 
 /// How far the solver may go at a leaf: positions of at most `cards` in
-/// all, given up after `nodes` positions (the playout decides then).
+/// all, given up after `nodes` positions or past `memory` bytes (the
+/// playout decides then).
 #[derive(Clone, Copy)]
-struct Bound {
-    cards: usize,
-    nodes: u64,
+pub(super) struct Bound {
+    pub cards: usize,
+    pub nodes: u64,
+    pub memory: usize,
 }
 
 /// Right after the candidate, a one-landlord position this small is
@@ -19,6 +21,7 @@ struct Bound {
 const AT_LEAF: Bound = Bound {
     cards: 20,
     nodes: 50_000,
+    memory: SOLVE_MEMORY,
 };
 /// When the searching seat is the landlord of three hands, its playouts
 /// stop at this size and the solver plays the endgame for everyone. That
@@ -27,6 +30,7 @@ const AT_LEAF: Bound = Bound {
 const ENDGAME: Bound = Bound {
     cards: 12,
     nodes: 4_000,
+    memory: SOLVE_MEMORY,
 };
 /// The solver's memory bound at a leaf (its buffers are reused per thread).
 const SOLVE_MEMORY: usize = 4 << 20;
@@ -65,14 +69,19 @@ fn open_position(table: &Table) -> Option<SolverPosition> {
 
 /// Does `seat`'s side win with perfect play from `sp` (the table's
 /// position), when it is small enough to solve within `bound`?
-fn solved(table: &Table, sp: &SolverPosition, seat: usize, bound: Bound) -> Option<bool> {
+pub(super) fn solved(
+    table: &Table,
+    sp: &SolverPosition,
+    seat: usize,
+    bound: Bound,
+) -> Option<bool> {
     let cards: usize = sp.position.hands.iter().map(|h| h.len()).sum();
     if cards > bound.cards {
         return None;
     }
     let options = Options {
         max_nodes: Some(bound.nodes),
-        max_memory: SOLVE_MEMORY,
+        max_memory: bound.memory,
         ..Options::default()
     };
     let mut solver = Solver::new(table.engine(), options);

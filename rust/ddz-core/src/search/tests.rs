@@ -769,18 +769,12 @@ fn landlord_wins_with_open_cards(t: &Table, landlord: usize, nodes: u64) -> Opti
     if t.is_over() {
         return Some(t.result().unwrap().scores[landlord] > 0);
     }
-    let sp = t.position()?;
-    let options = crate::solve::Options {
-        max_nodes: Some(nodes),
-        max_memory: 64 << 20,
-        ..crate::solve::Options::default()
+    let bound = super::leaf::Bound {
+        cards: usize::MAX,
+        nodes,
+        memory: 64 << 20,
     };
-    let win = crate::solve::Solver::new(t.engine(), options)
-        .solve(&sp.position)
-        .ok()?
-        .win?;
-    let mover = sp.seats[sp.position.to_move];
-    Some((mover == landlord) == win)
+    super::leaf::solved(t, &t.position()?, landlord, bound)
 }
 
 /// One game of an audit, from the audited side.
@@ -791,7 +785,7 @@ struct Audited {
     /// Did its side win with open cards at the first position after the
     /// first play that the solver answered (None: it answered none)?
     open_win: Option<bool>,
-    /// The cards left in all at that position.
+    /// The cards left in all at that position (0: none solved).
     open_cards: usize,
     /// Its moves that turned a won position (open cards) into a lost one.
     thrown: u32,
@@ -867,7 +861,8 @@ fn open_card_audit() {
             count(&|x| x.open_win == Some(false)),
             count(&|x| x.open_win == Some(false) && x.won),
             count(&|x| x.open_win.is_none()),
-            g.iter().map(|x| x.open_cards as f64).sum::<f64>() / g.len() as f64,
+            g.iter().map(|x| x.open_cards as f64).sum::<f64>()
+                / count(&|x| x.open_win.is_some()).max(1) as f64,
             count(&|x| x.thrown > 0),
         );
     }
