@@ -1,7 +1,7 @@
 //! A sample's value for the searching seat: the deal finished by the
 //! playout policy, or solved exactly once every hand is small.
 
-use super::playout;
+use super::playout::{self, Style};
 use crate::solve::{Options, Solver};
 use crate::table::{SolverPosition, Table};
 
@@ -38,6 +38,7 @@ const SOLVE_MEMORY: usize = 4 << 20;
 /// 1 when `seat`'s side wins, else 0, plus a thousandth of its score
 /// when played out (the stake breaks ties between sure wins).
 pub fn value(table: &mut Table, seat: usize) -> f64 {
+    let mut style = Style::default();
     if let Some(sp) = open_position(table) {
         if let Some(win) = solved(table, &sp, seat, AT_LEAF) {
             return f64::from(u8::from(win));
@@ -45,14 +46,15 @@ pub fn value(table: &mut Table, seat: usize) -> f64 {
         // The solver's seat 0 is the landlord; with three hands, alone.
         let lone_landlord = sp.seats.len() == 3 && sp.seats[0] == seat;
         if lone_landlord {
-            playout::play_until(table, ENDGAME.cards);
+            style.partners_take_over = true;
+            playout::play_until(table, ENDGAME.cards, style);
             let endgame = open_position(table);
             if let Some(win) = endgame.and_then(|sp| solved(table, &sp, seat, ENDGAME)) {
                 return f64::from(u8::from(win));
             }
         }
     }
-    if !playout::play_out(table) {
+    if !playout::play_out(table, style) {
         return 0.5;
     }
     let score = table.result().map_or(0, |r| r.scores[seat]);

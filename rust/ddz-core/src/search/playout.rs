@@ -3,7 +3,8 @@
 //! measurements):
 //! - a play that empties the hand is always taken;
 //! - a seat does not beat its partner's play (one-landlord deals, where
-//!   the sides are public);
+//!   the sides are public), unless the `Style` says partners take over:
+//!   then it beats it with its smallest play of the same kind;
 //! - a lead sheds the lowest rank in the largest group it can (a straight
 //!   from it, a trio with a kicker) rather than alone;
 //! - a bomb is kept unless the seat it would beat is close to going out,
@@ -84,8 +85,20 @@ impl Sides {
     }
 }
 
+/// How the playouts play the seats, where the searching seat chooses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// A seat facing its partner's play beats it with its smallest play
+    /// of the same kind, where it has one (else it passes). The lone
+    /// landlord's search plays its farmers so: farmers who cannot see each
+    /// other's hands take over from each other, and modelling that won
+    /// the landlord two to five points of WP against every opponent
+    /// measured (docs/bots.md).
+    pub partners_take_over: bool,
+}
+
 /// The playout policy's pick among `table.legal_unordered()`.
-pub fn choose(table: &Table, sides: &mut Sides) -> usize {
+pub fn choose(table: &Table, sides: &mut Sides, style: Style) -> usize {
     let legal = table.legal_unordered();
     if table.phase() != Phase::Play {
         return legal.plays.len() + greedy_word(legal.words);
@@ -102,9 +115,13 @@ pub fn choose(table: &Table, sides: &mut Sides) -> usize {
     }
     let tricks = t.tricks();
     match (tricks.last, tricks.last_seat) {
-        (Some(_), Some(by)) => {
+        (Some(last), Some(by)) => {
             if sides.partners(by, seat) {
-                return pass;
+                let same = |m: &Move| m.kind == last.kind && m.length == last.length;
+                return match style.partners_take_over {
+                    true => smallest(e, plays, same).unwrap_or(pass),
+                    false => pass,
+                };
             }
             let close = t.hands()[by].len() <= BOMB_WHEN;
             if held <= PLAN_CARDS {
@@ -263,27 +280,29 @@ pub const MAX_STEPS: usize = 2000;
 
 /// Play `table` on with the playout policy until, in the play phase, the
 /// hands hold at most `cards` in all, or the deal ends (or `MAX_STEPS`).
-pub fn play_until(table: &mut Table, cards: usize) {
+pub fn play_until(table: &mut Table, cards: usize, style: Style) {
     let in_hands = |t: &Table| t.core().hands().iter().map(|h| h.len()).sum::<usize>();
-    play_while(table, |t| t.phase() != Phase::Play || in_hands(t) > cards);
+    play_while(table, style, |t| {
+        t.phase() != Phase::Play || in_hands(t) > cards
+    });
 }
 
 /// Play `table` out with the playout policy; false if it did not end
 /// within `MAX_STEPS` actions.
-pub fn play_out(table: &mut Table) -> bool {
-    play_while(table, |_| true);
+pub fn play_out(table: &mut Table, style: Style) -> bool {
+    play_while(table, style, |_| true);
     table.is_over()
 }
 
 /// Play `table` on with the playout policy while `go_on` says so and the
 /// deal is not over, for at most `MAX_STEPS` actions.
-fn play_while(table: &mut Table, go_on: impl Fn(&Table) -> bool) {
+fn play_while(table: &mut Table, style: Style, go_on: impl Fn(&Table) -> bool) {
     let mut sides = Sides::default();
     for _ in 0..MAX_STEPS {
         if table.is_over() || !go_on(table) {
             return;
         }
-        let i = choose(table, &mut sides);
+        let i = choose(table, &mut sides, style);
         table.apply_unordered(i);
     }
 }
@@ -304,18 +323,71 @@ mod tests {
         for index in 0..200 {
             let mut t = Table::seeded(e.clone(), 7, index).unwrap();
             let mut whole = t.clone();
-            assert!(play_out(&mut whole));
-            play_until(&mut t, 12);
+            assert!(play_out(&mut whole, Style::default()));
+            play_until(&mut t, 12, Style::default());
             let in_hands: usize = t.core().hands().iter().map(|h| h.len()).sum();
             assert!(t.is_over() || (t.phase() == Phase::Play && in_hands <= 12));
             let stopped_early = !t.is_over();
-            assert!(play_out(&mut t));
+            assert!(play_out(&mut t, Style::default()));
             let scores = |t: &Table| t.result().map(|r| r.scores.clone());
             assert_eq!(scores(&t), scores(&whole), "deal {index}");
             stops += usize::from(stopped_early);
         }
         // (About one deal in six gets that far before a hand empties.)
         assert!(stops >= 10, "only {stops} of 200 playouts stopped early");
+    }
+
+    #[test]
+    fn partners_take_over_only_in_that_style() {
+        // At every moment a farmer faces its partner's play: by default it
+        // passes; with partners taking over it beats the play with its
+        // smallest play of the same kind where it has one (else passes).
+        let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
+        let (mut faced, mut took_over) = (0, 0);
+        for index in 0..300 {
+            let mut t = Table::seeded(e.clone(), 9, index).unwrap();
+            let mut sides = Sides::default();
+            while !t.is_over() {
+                let i = choose(&t, &mut sides, Style::default());
+                let core = t.core();
+                let seat = core.to_act();
+                let held = core.hands()[seat].len();
+                let plays = t.legal_unordered().plays;
+                let facing = match (core.tricks().last, core.tricks().last_seat) {
+                    (Some(m), Some(by)) if sides.partners(by, seat) => Some(m),
+                    _ => None,
+                };
+                if let Some(last) = facing.filter(|_| plays.iter().all(|m| m.cards.len() < held)) {
+                    faced += 1;
+                    assert_eq!(
+                        i,
+                        plays.len(),
+                        "deal {index}: no pass on a partner by default"
+                    );
+                    let same: Vec<&Move> = plays
+                        .iter()
+                        .filter(|m| m.kind == last.kind && m.length == last.length)
+                        .collect();
+                    let style = Style {
+                        partners_take_over: true,
+                    };
+                    let j = choose(&t, &mut sides.clone(), style);
+                    match same.iter().min_by_key(|m| m.rank) {
+                        Some(low) => {
+                            took_over += 1;
+                            let reading = |m: &Move| (m.kind, m.rank, m.length);
+                            assert_eq!(reading(&plays[j]), reading(low), "deal {index}");
+                        }
+                        None => assert_eq!(j, plays.len(), "deal {index}"),
+                    }
+                }
+                t.apply_unordered(i);
+            }
+        }
+        assert!(
+            faced > 300 && took_over > 50,
+            "{faced} faced, {took_over} taken over"
+        );
     }
 
     #[test]

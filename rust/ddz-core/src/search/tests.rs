@@ -1,4 +1,4 @@
-use super::playout::{self, Sides};
+use super::playout::{self, Sides, Style};
 use super::*;
 use crate::engine::Engine;
 use crate::policy::Policy;
@@ -227,7 +227,7 @@ fn pick(p: Player, t: &mut Table, landlord: usize, rng: &mut Rng) -> usize {
             TIMES.with_borrow_mut(|v| v.push(us));
             i
         }
-        Player::Playout => playout::choose(t, &mut Sides::default()),
+        Player::Playout => playout::choose(t, &mut Sides::default(), Style::default()),
         Player::Greedy => Policy::Greedy.choose(t, rng),
         Player::Rule => super::rule_agent::choose(t, landlord, rng),
     }
