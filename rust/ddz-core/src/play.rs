@@ -113,6 +113,13 @@ impl Move {
         }
     }
 
+    /// Same kind and length as `other`: the plays that can answer it
+    /// without a bomb, given a higher rank.
+    #[inline]
+    pub fn same_shape(&self, other: &Move) -> bool {
+        self.kind == other.kind && self.length == other.length
+    }
+
     pub fn rank_symbol(&self) -> char {
         SYMBOLS[self.rank as usize]
     }

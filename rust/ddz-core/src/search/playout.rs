@@ -117,9 +117,8 @@ pub fn choose(table: &Table, sides: &mut Sides, style: Style) -> usize {
     match (tricks.last, tricks.last_seat) {
         (Some(last), Some(by)) => {
             if sides.partners(by, seat) {
-                let same = |m: &Move| m.kind == last.kind && m.length == last.length;
                 return match style.partners_take_over {
-                    true => smallest(e, plays, same).unwrap_or(pass),
+                    true => smallest(e, plays, |m| m.same_shape(&last)).unwrap_or(pass),
                     false => pass,
                 };
             }
@@ -364,10 +363,7 @@ mod tests {
                         plays.len(),
                         "deal {index}: no pass on a partner by default"
                     );
-                    let same: Vec<&Move> = plays
-                        .iter()
-                        .filter(|m| m.kind == last.kind && m.length == last.length)
-                        .collect();
+                    let same: Vec<&Move> = plays.iter().filter(|m| m.same_shape(&last)).collect();
                     let style = Style {
                         partners_take_over: true,
                     };

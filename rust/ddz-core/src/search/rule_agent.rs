@@ -24,7 +24,7 @@ pub fn choose(table: &Table, landlord: usize, rng: &mut Rng) -> usize {
         return plays.iter().position(|m| m.cards == want).unwrap_or(0);
     };
     let (by, _) = history[history.len() - 1];
-    let same = |m: &Move| m.kind == last.kind && m.length == last.length;
+    let same = |m: &Move| m.same_shape(&last);
     let smallest = plays
         .iter()
         .enumerate()
