@@ -11,6 +11,10 @@
 //! Leads weigh the same way (a lead usually holds the leader's lowest
 //! card), and so does a turn on a few cards that did not empty a hand
 //! able to go out in one play: everyone goes out when they can.
+//!
+//! The same turns also tell how a seat follows: `Evidence::follows_eagerly`
+//! says whether a sample's hand makes every answer a seat gave an opponent
+//! its smallest of the same kind, which the search then models (mod.rs).
 
 use crate::cards::Cards;
 use crate::engine::Engine;
@@ -21,15 +25,21 @@ use crate::table::{deal, Action, Card, Table};
 /// bomb: the weight of a sample for each such pass it implies.
 pub const PASS_LIKELIHOOD: f64 = 0.1;
 
-/// One pass a hidden seat made facing an opponent's play.
+/// One turn a hidden seat took facing an opponent's play.
 #[derive(Clone, Debug)]
-struct Pass {
+struct Follow {
     seat: usize,
     facing: Move,
-    /// The cards the seat has played since: its hand at the pass is its
-    /// hand now plus these.
+    /// Its play (None: it passed).
+    answer: Option<Move>,
+    /// The cards the seat has played since, this turn's included: its
+    /// hand at the turn is its hand now plus these.
     played_since: Cards,
 }
+
+/// A seat is read as an eager follower once it has followed opponents at
+/// least this often, each time as one would (docs/bots.md).
+const EAGER_FOLLOWS: usize = 2;
 
 /// One lead a hidden seat made: leads usually hold the leader's lowest
 /// card (the built-in players always do so).
@@ -66,13 +76,13 @@ pub const STAY_LIKELIHOOD: f64 = 0.05;
 /// What the history says about the hidden hands.
 #[derive(Clone, Debug, Default)]
 pub struct Evidence {
-    passes: Vec<Pass>,
+    follows: Vec<Follow>,
     leads: Vec<Lead>,
     stays: Vec<Stay>,
 }
 
 impl Evidence {
-    /// The passes of the seats in `hidden` against a public opponent's play,
+    /// The turns of the seats in `hidden` that weigh or tell their habits,
     /// read from `table`'s history of this deal. `opponents(a, b)` tells
     /// whether seats a and b are on opposite sides as every seat knows it
     /// (None: the sides are not public, and nothing is inferred).
@@ -102,7 +112,7 @@ impl Evidence {
         }
         let mut so_far = vec![Cards::default(); players];
         let (mut last, mut passes): (Option<(usize, Move)>, usize) = (None, 0);
-        let mut out = Vec::new();
+        let mut follows = Vec::new();
         let mut leads = Vec::new();
         let mut stays = Vec::new();
         for (s, a) in &history[start..] {
@@ -116,6 +126,19 @@ impl Evidence {
                     stays.push(Stay {
                         seat: *s,
                         facing: last.map(|(_, m)| m),
+                        played_since,
+                    });
+                }
+            }
+            if let (Some((by, facing)), Action::Play(_) | Action::Pass) = (last, a) {
+                if hidden_seat && opponents(*s, by) {
+                    follows.push(Follow {
+                        seat: *s,
+                        facing,
+                        answer: match a {
+                            Action::Play(m) => Some(*m),
+                            _ => None,
+                        },
                         played_since,
                     });
                 }
@@ -135,15 +158,6 @@ impl Evidence {
                     passes = 0;
                 }
                 Action::Pass => {
-                    if let Some((by, facing)) = last {
-                        if hidden_seat && opponents(*s, by) {
-                            out.push(Pass {
-                                seat: *s,
-                                facing,
-                                played_since,
-                            });
-                        }
-                    }
                     passes += 1;
                     if passes == players - 1 {
                         last = None;
@@ -154,15 +168,40 @@ impl Evidence {
             }
         }
         Evidence {
-            passes: out,
+            follows,
             leads,
             stays,
         }
     }
 
+    /// The passes among the follows: the turns inference weighs.
+    fn passes(&self) -> impl Iterator<Item = &Follow> {
+        self.follows.iter().filter(|f| f.answer.is_none())
+    }
+
     /// Is there anything to weigh?
     pub fn is_empty(&self) -> bool {
-        self.passes.is_empty() && self.leads.is_empty() && self.stays.is_empty()
+        self.passes().next().is_none() && self.leads.is_empty() && self.stays.is_empty()
+    }
+
+    /// Did `seat`, holding `now` in a sample, follow opponents at least
+    /// `EAGER_FOLLOWS` times and answer each with its smallest play of the
+    /// same kind and length where it held one (passing or bombing only
+    /// where it held none)?
+    pub fn follows_eagerly(&self, engine: &Engine, seat: usize, now: Cards) -> bool {
+        let mut turns = 0;
+        for f in self.follows.iter().filter(|f| f.seat == seat) {
+            turns += 1;
+            let hand = now + f.played_since;
+            let smaller = |m: &Move| match f.answer {
+                Some(a) if a.same_shape(&f.facing) => m.same_shape(&a) && m.rank < a.rank,
+                _ => m.same_shape(&f.facing),
+            };
+            if engine.can_answer_with(&hand, Some(&f.facing), smaller) {
+                return false;
+            }
+        }
+        turns >= EAGER_FOLLOWS
     }
 
     /// The likelihood of the history given the hidden hands `hands`, up
@@ -183,7 +222,7 @@ impl Evidence {
             Some(deal::count(cards) + since)
         };
         let mut c = Contradictions::default();
-        for p in &self.passes {
+        for p in self.passes() {
             if let Some(hand) = then(p.seat, p.played_since) {
                 let ordinary = |m: &Move| !m.kind.is_bomb();
                 c.passes += u32::from(engine.can_answer_with(&hand, Some(&p.facing), ordinary));
@@ -319,5 +358,65 @@ mod tests {
             }
         }
         seen
+    }
+
+    /// The smallest rank among `plays` of the shape of `facing` (None:
+    /// there is none).
+    fn smallest_same(plays: &[Move], facing: &Move) -> Option<u8> {
+        plays
+            .iter()
+            .filter(|m| m.same_shape(facing))
+            .map(|m| m.rank)
+            .min()
+    }
+
+    #[test]
+    fn an_eager_follower_is_told_from_the_true_turns() {
+        // The landlord follows the farmers mostly with its smallest play of
+        // the same kind, now and then at random. At every moment of play,
+        // each farmer's evidence read on the landlord's true hand calls it
+        // eager exactly when it has followed at least twice and every time
+        // so, as the real tables showed.
+        let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
+        let (mut eager, mut not) = (0, 0);
+        for index in 0..200 {
+            let mut t = Table::seeded(e.clone(), 13, index).unwrap();
+            let mut rng = Rng::for_game(3, index);
+            let (mut follows, mut all_eager) = (0, true);
+            while !t.is_over() {
+                let mut i = Policy::Greedy.choose(&mut t, &mut rng);
+                if t.phase() != Phase::Play {
+                    t.apply_unordered(i);
+                    continue;
+                }
+                let landlord = t.report().landlord();
+                let opposed = |a: usize, b: usize| (a == landlord) != (b == landlord);
+                for farmer in (0..3).filter(|&s| s != landlord) {
+                    let hidden: Vec<usize> = (0..3).filter(|&s| s != farmer).collect();
+                    let evidence = Evidence::read(&t, &hidden, Some(&opposed));
+                    let hand = t.core().hands()[landlord].counts;
+                    let called = evidence.follows_eagerly(&e, landlord, hand);
+                    assert_eq!(called, all_eager && follows >= 2, "deal {index}");
+                    if farmer == t.core().next(landlord) {
+                        *(if called { &mut eager } else { &mut not }) += 1;
+                    }
+                }
+                let core = t.core();
+                if let (true, Some(last)) = (core.to_act() == landlord, core.tricks().last) {
+                    if rng.below(5) == 0 {
+                        i = Policy::Random.choose(&mut t, &mut rng);
+                    }
+                    follows += 1;
+                    let low = smallest_same(t.legal_unordered().plays, &last);
+                    all_eager &= match (low, t.legal_unordered().get(i)) {
+                        (None, _) => true,
+                        (Some(r), Some(Action::Play(m))) => m.same_shape(&last) && m.rank == r,
+                        _ => false,
+                    };
+                }
+                t.apply_unordered(i);
+            }
+        }
+        assert!(eager > 200 && not > 200, "{eager} eager, {not} not");
     }
 }

@@ -36,9 +36,10 @@ const ENDGAME: Bound = Bound {
 const SOLVE_MEMORY: usize = 4 << 20;
 
 /// 1 when `seat`'s side wins, else 0, plus a thousandth of its score
-/// when played out (the stake breaks ties between sure wins).
-pub fn value(table: &mut Table, seat: usize) -> f64 {
-    let mut style = Style::default();
+/// when played out (the stake breaks ties between sure wins). The
+/// playouts play in `style`, to which a lone landlord's search adds
+/// its farmers' takeovers.
+pub fn value(table: &mut Table, seat: usize, mut style: Style) -> f64 {
     if let Some(sp) = open_position(table) {
         if let Some(win) = solved(table, &sp, seat, AT_LEAF) {
             return f64::from(u8::from(win));

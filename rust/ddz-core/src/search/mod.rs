@@ -7,7 +7,9 @@
 //! again (no history is replayed). Each candidate is applied to the sample
 //! and the deal finished by the playout policy (`playout.rs`), or solved
 //! exactly when the hands are small (`leaf.rs`); the value is a win for
-//! `s`'s side. Long candidate lists are cut to one reading per kind, rank
+//! `s`'s side. A farmer's playouts play the landlord as an eager follower
+//! in the samples whose hands make its follows so far eager (`infer.rs`).
+//! Long candidate lists are cut to one reading per kind, rank
 //! and length (the smallest kickers), and the budget is spent by
 //! sequential halving: each round plays the surviving candidates on fresh
 //! shared samples and keeps the better half.
@@ -34,6 +36,7 @@ pub use sample::Sampler;
 
 use crate::batch::run_on;
 use crate::table::{Action, Rng, Table};
+use playout::Style;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -97,8 +100,15 @@ pub fn decide(table: &mut Table, budget: SearchBudget, seed: u64) -> Decision {
     let actions: Vec<Action> = legal.iter().collect();
     let candidates = shortlist(&actions);
     let sampler = Sampler::new(table, seat);
+    // A farmer against a lone landlord of three hands reads the landlord's
+    // follows (the landlord's own search models its farmers: leaf.rs).
+    let landlord_to_read = table
+        .position()
+        .filter(|sp| sp.seats.len() == 3 && sp.seats[0] != seat)
+        .map(|sp| sp.seats[0]);
     let search = Search {
         table,
+        landlord_to_read,
         sampler: &sampler,
         actions: &actions,
         seat,
@@ -139,6 +149,8 @@ fn shortlist(actions: &[Action]) -> Vec<usize> {
 
 struct Search<'a> {
     table: &'a Table,
+    /// The opponent landlord whose follows the samples are read for.
+    landlord_to_read: Option<usize>,
     sampler: &'a Sampler,
     actions: &'a [Action],
     seat: usize,
@@ -215,6 +227,12 @@ impl Search<'_> {
         let Some(base) = self.sampler.table(self.table, &mut rng) else {
             return vec![0.5; alive.len()];
         };
+        let style = Style {
+            eager: self
+                .landlord_to_read
+                .filter(|&l| self.sampler.follows_eagerly(&base, l)),
+            ..Style::default()
+        };
         alive
             .iter()
             .map(|&c| {
@@ -222,7 +240,7 @@ impl Search<'_> {
                 if t.apply(self.actions[c]).is_err() {
                     return 0.0; // (the seat's own choices never depend on hidden cards)
                 }
-                leaf::value(&mut t, self.seat)
+                leaf::value(&mut t, self.seat, style)
             })
             .collect()
     }

@@ -95,6 +95,12 @@ pub struct Style {
     /// the landlord two to five points of WP against every opponent
     /// measured (docs/bots.md).
     pub partners_take_over: bool,
+    /// This seat, facing an opponent's play, beats it with its smallest
+    /// play of the same kind where it has one (else plays as usual). A
+    /// farmer's search plays the landlord so in the samples where the
+    /// landlord has followed that way all deal: three points of WP against
+    /// such a landlord, nothing lost against others (docs/bots.md).
+    pub eager: Option<usize>,
 }
 
 /// The playout policy's pick among `table.legal_unordered()`.
@@ -121,6 +127,11 @@ pub fn choose(table: &Table, sides: &mut Sides, style: Style) -> usize {
                     true => smallest(e, plays, |m| m.same_shape(&last)).unwrap_or(pass),
                     false => pass,
                 };
+            }
+            if style.eager == Some(seat) {
+                if let Some(i) = smallest(e, plays, |m| m.same_shape(&last)) {
+                    return i;
+                }
             }
             let close = t.hands()[by].len() <= BOMB_WHEN;
             if held <= PLAN_CARDS {
@@ -336,53 +347,139 @@ mod tests {
         assert!(stops >= 10, "only {stops} of 200 playouts stopped early");
     }
 
+    /// A moment of a classic playout where a seat faces another's play
+    /// and cannot go out.
+    struct Facing<'a> {
+        table: &'a Table,
+        sides: Sides,
+        /// The default style's choice there.
+        chosen: usize,
+        last: Move,
+        by: usize,
+        deal: u64,
+    }
+
+    /// Plays 300 classic deals in the default style, showing `at` every
+    /// moment a seat faces another seat's play and cannot go out.
+    fn each_facing(seed: u64, mut at: impl FnMut(Facing)) {
+        let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
+        for deal in 0..300 {
+            let mut t = Table::seeded(e.clone(), seed, deal).unwrap();
+            let mut sides = Sides::default();
+            while !t.is_over() {
+                let chosen = choose(&t, &mut sides, Style::default());
+                let core = t.core();
+                let held = core.hands()[core.to_act()].len();
+                let out = t
+                    .legal_unordered()
+                    .plays
+                    .iter()
+                    .any(|m| m.cards.len() == held);
+                if let (Some(last), Some(by), false) =
+                    (core.tricks().last, core.tricks().last_seat, out)
+                {
+                    at(Facing {
+                        table: &t,
+                        sides,
+                        chosen,
+                        last,
+                        by,
+                        deal,
+                    });
+                }
+                t.apply_unordered(chosen);
+            }
+        }
+    }
+
+    /// A play's kind, rank and length (its kickers aside).
+    fn reading(m: &Move) -> (Kind, u8, u8) {
+        (m.kind, m.rank, m.length)
+    }
+
+    /// The smallest play of `last`'s kind and length among `plays`.
+    fn smallest_same<'a>(plays: &'a [Move], last: &Move) -> Option<&'a Move> {
+        plays
+            .iter()
+            .filter(|m| m.same_shape(last))
+            .min_by_key(|m| m.rank)
+    }
+
     #[test]
     fn partners_take_over_only_in_that_style() {
         // At every moment a farmer faces its partner's play: by default it
         // passes; with partners taking over it beats the play with its
         // smallest play of the same kind where it has one (else passes).
-        let e = Arc::new(Engine::new(Rules::preset("classic").unwrap()).unwrap());
         let (mut faced, mut took_over) = (0, 0);
-        for index in 0..300 {
-            let mut t = Table::seeded(e.clone(), 9, index).unwrap();
-            let mut sides = Sides::default();
-            while !t.is_over() {
-                let i = choose(&t, &mut sides, Style::default());
-                let core = t.core();
-                let seat = core.to_act();
-                let held = core.hands()[seat].len();
-                let plays = t.legal_unordered().plays;
-                let facing = match (core.tricks().last, core.tricks().last_seat) {
-                    (Some(m), Some(by)) if sides.partners(by, seat) => Some(m),
-                    _ => None,
-                };
-                if let Some(last) = facing.filter(|_| plays.iter().all(|m| m.cards.len() < held)) {
-                    faced += 1;
-                    assert_eq!(
-                        i,
-                        plays.len(),
-                        "deal {index}: no pass on a partner by default"
-                    );
-                    let same: Vec<&Move> = plays.iter().filter(|m| m.same_shape(&last)).collect();
-                    let style = Style {
-                        partners_take_over: true,
-                    };
-                    let j = choose(&t, &mut sides.clone(), style);
-                    match same.iter().min_by_key(|m| m.rank) {
-                        Some(low) => {
-                            took_over += 1;
-                            let reading = |m: &Move| (m.kind, m.rank, m.length);
-                            assert_eq!(reading(&plays[j]), reading(low), "deal {index}");
-                        }
-                        None => assert_eq!(j, plays.len(), "deal {index}"),
-                    }
-                }
-                t.apply_unordered(i);
+        each_facing(9, |f| {
+            let seat = f.table.to_act();
+            if !f.sides.partners(f.by, seat) {
+                return;
             }
-        }
+            faced += 1;
+            let plays = f.table.legal_unordered().plays;
+            let pass = plays.len();
+            assert_eq!(
+                f.chosen, pass,
+                "deal {}: no pass on a partner by default",
+                f.deal
+            );
+            let style = Style {
+                partners_take_over: true,
+                ..Style::default()
+            };
+            let j = choose(f.table, &mut f.sides.clone(), style);
+            match smallest_same(plays, &f.last) {
+                Some(low) => {
+                    took_over += 1;
+                    assert_eq!(reading(&plays[j]), reading(low), "deal {}", f.deal);
+                }
+                None => assert_eq!(j, pass, "deal {}", f.deal),
+            }
+        });
         assert!(
             faced > 300 && took_over > 50,
             "{faced} faced, {took_over} taken over"
+        );
+    }
+
+    #[test]
+    fn an_eager_seat_follows_with_its_smallest_play_of_the_same_kind() {
+        // At every moment a seat faces an opponent's play: made the eager
+        // seat, it answers with its smallest play of the same kind where it
+        // has one, else as by default; another seat made eager changes
+        // nothing.
+        let (mut faced, mut eager, mut differed) = (0, 0, 0);
+        each_facing(7, |f| {
+            let seat = f.table.to_act();
+            if f.sides.partners(f.by, seat) {
+                return;
+            }
+            faced += 1;
+            let style = |s: usize| Style {
+                eager: Some(s),
+                ..Style::default()
+            };
+            let other = f.table.core().next(seat);
+            assert_eq!(
+                choose(f.table, &mut f.sides.clone(), style(other)),
+                f.chosen
+            );
+            let j = choose(f.table, &mut f.sides.clone(), style(seat));
+            let plays = f.table.legal_unordered().plays;
+            match smallest_same(plays, &f.last) {
+                Some(low) => {
+                    eager += 1;
+                    differed += usize::from(j != f.chosen);
+                    assert_eq!(reading(&plays[j]), reading(low), "deal {}", f.deal);
+                }
+                None => assert_eq!(j, f.chosen, "deal {}", f.deal),
+            }
+        });
+        // Often the default answers so too; the style must differ at times.
+        assert!(
+            faced > 1000 && eager > 300 && differed > 30,
+            "{faced} faced, {eager} eager, {differed} differed"
         );
     }
 

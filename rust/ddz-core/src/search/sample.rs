@@ -103,6 +103,13 @@ impl Sampler {
         }
     }
 
+    /// Does `sample`, dealt by this sampler, make `seat` a seat that has
+    /// always followed opponents with its smallest play of the same kind?
+    pub fn follows_eagerly(&self, sample: &Table, seat: usize) -> bool {
+        let now = sample.core().hands()[seat].counts;
+        self.evidence.follows_eagerly(sample.engine(), seat, now)
+    }
+
     /// Are there hidden cards at all (else every sample is the table)?
     pub fn hides_anything(&self) -> bool {
         !self.pool.is_empty()
