@@ -98,8 +98,9 @@ pub struct Style {
     /// This seat, facing an opponent's play, beats it with its smallest
     /// play of the same kind where it has one (else plays as usual). A
     /// farmer's search plays the landlord so in the samples where the
-    /// landlord has followed that way all deal: three points of WP against
-    /// such a landlord, nothing lost against others (docs/bots.md).
+    /// landlord has followed that way all deal: half a point to a point of
+    /// WP against the rule agent in paired duels, none measurably lost
+    /// against a stronger landlord (docs/bots.md).
     pub eager: Option<usize>,
 }
 
