@@ -189,19 +189,17 @@ impl Evidence {
     /// same kind and length where it held one (passing or bombing only
     /// where it held none)?
     pub fn follows_eagerly(&self, engine: &Engine, seat: usize, now: Cards) -> bool {
-        let mut turns = 0;
-        for f in self.follows.iter().filter(|f| f.seat == seat) {
-            turns += 1;
-            let hand = now + f.played_since;
-            let smaller = |m: &Move| match f.answer {
-                Some(a) if a.same_shape(&f.facing) => m.same_shape(&a) && m.rank < a.rank,
-                _ => m.same_shape(&f.facing),
-            };
-            if engine.can_answer_with(&hand, Some(&f.facing), smaller) {
-                return false;
-            }
-        }
-        turns >= EAGER_FOLLOWS
+        let follows = || self.follows.iter().filter(move |f| f.seat == seat);
+        // (The count is the same in every sample: check it before any hand.)
+        follows().count() >= EAGER_FOLLOWS
+            && follows().all(|f| {
+                let hand = now + f.played_since;
+                let smaller = |m: &Move| match f.answer {
+                    Some(a) if a.same_shape(&f.facing) => m.same_shape(&a) && m.rank < a.rank,
+                    _ => m.same_shape(&f.facing),
+                };
+                !engine.can_answer_with(&hand, Some(&f.facing), smaller)
+            })
     }
 
     /// The likelihood of the history given the hidden hands `hands`, up

@@ -49,9 +49,7 @@ pub fn value(table: &mut Table, seat: usize, mut style: Style) -> f64 {
         if let Some(win) = solved(table, &sp, seat, AT_LEAF) {
             return f64::from(u8::from(win));
         }
-        // The solver's seat 0 is the landlord; with three hands, alone.
-        let lone_landlord = sp.seats.len() == 3 && sp.seats[0] == seat;
-        if lone_landlord {
+        if lone_landlord(&sp) == Some(seat) {
             style.partners_take_over = true;
             playout::play_until(table, ENDGAME.cards, style);
             let endgame = open_position(table);
@@ -65,6 +63,13 @@ pub fn value(table: &mut Table, seat: usize, mut style: Style) -> f64 {
     }
     let score = table.result().map_or(0, |r| r.scores[seat]);
     f64::from(u8::from(score > 0)) + 0.001 * score.clamp(-100, 100) as f64
+}
+
+/// The landlord of `sp` when it plays alone against two farmers (the
+/// solver's seat 0 is the landlord): the deals whose playouts model the
+/// other side (`Style`).
+pub(super) fn lone_landlord(sp: &SolverPosition) -> Option<usize> {
+    (sp.seats.len() == 3).then(|| sp.seats[0])
 }
 
 /// The solver's view of a one-landlord deal in play, not yet over.
@@ -131,7 +136,8 @@ mod tests {
                 let valued = value(&mut bid.clone(), seat, Style::default());
                 assert_eq!(valued, value(&mut at_play.clone(), seat, Style::default()));
                 bids += 1;
-                let lone = open_position(&at_play).is_some_and(|sp| sp.seats[0] == seat);
+                let lone =
+                    open_position(&at_play).is_some_and(|sp| lone_landlord(&sp) == Some(seat));
                 let mut plain = bid.clone();
                 playout::play_out(&mut plain, Style::default());
                 let plain = f64::from(u8::from(plain.result().is_some_and(|r| r.scores[seat] > 0)));

@@ -104,8 +104,8 @@ pub fn decide(table: &mut Table, budget: SearchBudget, seed: u64) -> Decision {
     // follows (the landlord's own search models its farmers: leaf.rs).
     let landlord_to_read = table
         .position()
-        .filter(|sp| sp.seats.len() == 3 && sp.seats[0] != seat)
-        .map(|sp| sp.seats[0]);
+        .and_then(|sp| leaf::lone_landlord(&sp))
+        .filter(|&l| l != seat);
     let search = Search {
         table,
         landlord_to_read,

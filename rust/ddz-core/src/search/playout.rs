@@ -123,14 +123,15 @@ pub fn choose(table: &Table, sides: &mut Sides, style: Style) -> usize {
     let tricks = t.tricks();
     match (tricks.last, tricks.last_seat) {
         (Some(last), Some(by)) => {
+            let smallest_same = || smallest(e, plays, |m| m.same_shape(&last));
             if sides.partners(by, seat) {
                 return match style.partners_take_over {
-                    true => smallest(e, plays, |m| m.same_shape(&last)).unwrap_or(pass),
+                    true => smallest_same().unwrap_or(pass),
                     false => pass,
                 };
             }
             if style.eager == Some(seat) {
-                if let Some(i) = smallest(e, plays, |m| m.same_shape(&last)) {
+                if let Some(i) = smallest_same() {
                     return i;
                 }
             }
