@@ -11,6 +11,9 @@ import argparse
 from .common import UsageError
 
 SYNC = ("NORMAL", "FULL")
+#: Seconds SIGTERM waits for open connections (WebSockets included) to
+#: finish before the server closes them and exits.
+GRACEFUL_SHUTDOWN = 5.0
 
 
 def add_serve_command(sub: argparse._SubParsersAction) -> None:
@@ -83,13 +86,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # Views are a few KB of JSON: compressing each push costs more CPU than it saves here.
     # proxy_headers=False: a client's address is its connection's, not what an
     # X-Forwarded-For header claims (the per-client limit counts by address).
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_per_message_deflate=False,
-        ws_max_size=max(args.max_body, 4096),
-        proxy_headers=False,
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+            ws_max_size=max(args.max_body, 4096),
+            proxy_headers=False,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN,
+        )
     )
+    _say_where_once_up(server, args)
+    server.run()
     return 0
+
+
+def _say_where_once_up(server, args: argparse.Namespace) -> None:
+    """One line once the socket listens (uvicorn's own banner is below the
+    warning level): where the API is, and the address to open in a browser."""
+    startup = server.startup
+
+    async def startup_and_say(sockets=None) -> None:
+        await startup(sockets=sockets)
+        if server.started:
+            host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+            host = f"[{host}]" if ":" in host else host
+            print(
+                f"ddz serve: listening on {args.host}:{args.port} (database {args.db}); "
+                f"the table: http://{host}:{args.port}/",
+                flush=True,
+            )
+
+    server.startup = startup_and_say

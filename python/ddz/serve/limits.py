@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .replies import error_json
-
 #: Defaults of the `ddz serve` options of the same names.
 MAX_TABLES = 1000
 MAX_TABLES_PER_CLIENT = 100
@@ -69,6 +67,11 @@ class BodyLimit:
         await self.app(scope, replay(body, receive), send)
 
     async def _refuse(self, send) -> None:
+        # Imported here: `ddz serve --help` reads this module's defaults on a
+        # core install, where the server's libraries (replies uses starlette)
+        # are missing.
+        from .replies import error_json
+
         await send_json(send, 413, error_json(f"request body over the limit of {self.limit} bytes"))
 
 
