@@ -118,6 +118,7 @@ def print_replay(name: str, record: str) -> int:
         console.print(f"\nnot over: seat {game.to_act} is to act")
         return 0
     result = game.result
+    assert result is not None  # the deal is over
     # A role no seat holds in this deal reads None, -1 or an empty list; a
     # seat number 0 is a real seat (so no truthiness test here).
     known = {

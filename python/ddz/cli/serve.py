@@ -13,7 +13,7 @@ from .common import UsageError
 SYNC = ("NORMAL", "FULL")
 #: Seconds SIGTERM waits for open connections (WebSockets included) to
 #: finish before the server closes them and exits.
-GRACEFUL_SHUTDOWN = 5.0
+GRACEFUL_SHUTDOWN = 5
 
 
 def add_serve_command(sub: argparse._SubParsersAction) -> None:

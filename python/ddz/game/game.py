@@ -69,6 +69,7 @@ class Game(Table):
         head = f"Game({self.rules!r}, seed={self.seed}), deal {len(self.deals)}"
         if self.phase == "over":
             result = self.result
+            assert result is not None  # set once the deal is over
             seats = result["winners"]
             who = f"seat {seats[0]} wins" if len(seats) == 1 else f"seats {seats} win"
             return f"<{head}: over, {who} at ×{result['multiplier']}, scores {result['scores']}>"
