@@ -67,6 +67,9 @@ def test_the_page_opens_at_each_of_its_addresses(server: Server) -> None:
         "render.js",
         "hand.js",
         "play.js",
+        "effects.js",
+        "rules.js",
+        "rules-words.json",
     ):
         assert server.http.get(f"/static/{asset}").status_code == 200, asset
 
@@ -230,7 +233,7 @@ def test_the_static_files_need_no_font_and_no_other_host() -> None:
 
     static = Path(ddz.serve.__file__).parent / "static"
     files = sorted(static.iterdir())
-    assert {f.suffix for f in files} == {".html", ".js", ".css"}
+    assert {f.suffix for f in files} == {".html", ".js", ".css", ".json"}
     for f in files:
         text = f.read_text(encoding="utf-8")
         glyphs = [c for c in text if ord(c) >= 0x1F000 or 0x2660 <= ord(c) <= 0x2667]
