@@ -35,7 +35,8 @@ def _view(table: ServedTable) -> str:
 
 def made(lobby: Lobby) -> str:
     bots = {"1": "random", "2": "greedy"}
-    table, _, _ = asyncio.run(lobby.create("classic", {}, 3, None, bots, "test"))
+    room = {"bot_delay_ms": 0}  # the bots answer inside seat 0's requests
+    table, _, _ = asyncio.run(lobby.create("classic", {}, 3, None, bots, "test", room))
     return table.id
 
 

@@ -32,7 +32,7 @@ from .fastpath import FastActions
 from .hub import Hub, Subscriber, pump
 from .limits import MAX_BODY, BodyLimit, Limits
 from .lobby import Lobby, sweep
-from .models import ActionRequest, Error, NewTable, NewTableReply
+from .models import ActionRequest, AutoplayRequest, Error, NewTable, NewTableReply
 from .pages import add_pages
 from .replies import Refused, error_response, ws_error_json
 from .store import Store
@@ -80,6 +80,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         sweeper = asyncio.ensure_future(sweep(lobby))
+        lobby.start()  # paced bots and turn clocks of the tables the store holds open
         try:
             yield
         finally:
@@ -140,7 +141,7 @@ def create_app(
         tokens are shown only here: the server keeps their hashes."""
         client = request.client.host if request.client else "unknown"
         table, tokens, owner = await lobby.create(
-            body.preset, body.options, body.seed, body.deal, body.bots, client
+            body.preset, body.options, body.seed, body.deal, body.bots, client, body.room()
         )
         return {"id": table.id, "tokens": tokens, "owner": owner}
 
@@ -174,6 +175,14 @@ def create_app(
         """Deal again at the same table once the deal is over; scores run on."""
         table, seat = at
         return _json(await lobby.next_deal(table.id, seat))
+
+    @app.post("/tables/{table_id}/autoplay", tags=["play"], response_model=dict)
+    async def autoplay(body: AutoplayRequest, at: SeatAt) -> Response:
+        """托管: with `on` true the server plays the seat's turns (paced, as its
+        bots) until the seat's person acts or sends `on` false. Returns the
+        seat's view."""
+        table, seat = at
+        return _json(await lobby.set_autoplay(table.id, seat, body.on))
 
     @app.post("/tables/{table_id}/close", tags=["tables"])
     async def close(table: TableOf, credentials: Credentials) -> dict:

@@ -58,6 +58,9 @@ ADDED_COLUMNS = {
     "creator": "TEXT",  # the client address that made it (the per-client limit)
     "touched": "REAL",  # the time of its last change (idle tables expire)
     "deal_start": "INTEGER NOT NULL DEFAULT 0",  # n of its last '@next' entry (0: deal 0)
+    # JSON, as of the last commit: the turn clock's deadline, the seats in 托管 and
+    # the timeouts in a row (ServedTable.room_state); written with the log entries.
+    "room": "TEXT",
 }
 
 
@@ -95,6 +98,7 @@ class StoredTable:
     deals_done: int = 0
     scores: list[int] | None = None
     log: list[Entry] = field(default_factory=list)
+    room: dict | None = None
 
 
 class Store:
@@ -129,6 +133,7 @@ class Store:
         owner_hash: str,
         creator: str,
         log: list[Entry],
+        room: dict | None = None,
     ) -> None:
         now = time.time()
         with self._transaction() as db:
@@ -142,6 +147,7 @@ class Store:
                 [(table_id, seat, h) for seat, h in token_hashes.items()],
             )
             self._append(db, table_id, 0, log)
+            self._set_room(db, table_id, room)
 
     def append(
         self,
@@ -150,6 +156,7 @@ class Store:
         entries: list[Entry],
         close: bool = False,
         finished: FinishedDeal | None = None,
+        room: dict | None = None,
     ) -> None:
         """Entries numbered start+1, start+2, ...; a duplicate number or key
         fails the whole transaction (sqlite3.IntegrityError). `finished` is
@@ -160,6 +167,12 @@ class Store:
                 self._add_deals(db, table_id, [finished])
             if close:
                 db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
+            self._set_room(db, table_id, room)
+
+    @staticmethod
+    def _set_room(db: sqlite3.Connection, table_id: str, room: dict | None) -> None:
+        if room is not None:
+            db.execute("UPDATE tables SET room = ? WHERE id = ?", (json.dumps(room), table_id))
 
     def add_deals(self, table_id: str, deals: list[FinishedDeal]) -> None:
         """Deals a file written before the deals table finished (see ServedTable.rebuild)."""
@@ -222,7 +235,7 @@ class Store:
         with self.lock:
             row = self.db.execute(
                 "SELECT id, spec, closed, owner_hash, creator, coalesce(touched, created),"
-                " deal_start FROM tables WHERE id = ?",
+                " deal_start, room FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -261,6 +274,7 @@ class Store:
             len(lines),
             scores,
             log,
+            None if row[7] is None else json.loads(row[7]),
         )
 
     def key_used(self, table_id: str, seat: int, key: str) -> tuple[str, str | None] | None:
