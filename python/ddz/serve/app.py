@@ -9,7 +9,6 @@ runs in the lobby's worker threads; the routes only route.
 """
 
 import asyncio
-import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,8 +27,10 @@ from starlette.exceptions import HTTPException
 import ddz
 
 from .auth import token_hash
+from .clients import client_key
 from .fastpath import FastActions
 from .hub import Hub, Subscriber, pump
+from .jsonguard import JsonGuard, strict_loads
 from .limits import MAX_BODY, BodyLimit, Limits
 from .lobby import Lobby, sweep
 from .models import ActionRequest, AutoplayRequest, Error, NewTable, NewTableReply
@@ -98,7 +99,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.lobby = lobby
-    app.add_middleware(FastActions, lobby=lobby)  # inside the body limit
+    app.add_middleware(FastActions, lobby=lobby)  # inside the JSON checks
+    app.add_middleware(JsonGuard)  # repeated keys, deep nesting: inside the body limit
     app.add_middleware(BodyLimit, limit=max_body)
     _errors(app)
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
@@ -134,12 +136,11 @@ def create_app(
         status_code=201,
         response_model=NewTableReply,
         tags=["tables"],
-        dependencies=[Depends(_no_repeated_keys)],
     )
     async def create_table(body: NewTable, request: HttpRequest) -> dict:
         """A new table; the bots play their first turns before the reply. The
         tokens are shown only here: the server keeps their hashes."""
-        client = request.client.host if request.client else "unknown"
+        client = client_key(request.client.host if request.client else None)
         table, tokens, owner = await lobby.create(
             body.preset, body.options, body.seed, body.deal, body.bots, client, body.room()
         )
@@ -316,7 +317,9 @@ async def _first_message(websocket: WebSocket, seconds: float) -> tuple[Optional
     if text is None:
         raise Refused(400, BINARY)
     try:
-        first = json.loads(text)
+        first = strict_loads(text)
+    except Refused as e:  # a repeated key, or nested too deep: refused as any bad first message
+        raise Refused(400, f"the first message: {e.message}") from None
     except ValueError:
         raise Refused(400, "the first message must be JSON") from None
     if not isinstance(first, dict):
@@ -327,24 +330,6 @@ async def _first_message(websocket: WebSocket, seconds: float) -> tuple[Optional
     if not token and first.get("spectator") is not True:
         raise Refused(401, 'missing token: send {"token": "..."} first')
     return token, token is None
-
-
-async def _no_repeated_keys(request: HttpRequest) -> None:
-    """A key given twice in one JSON object (``{"0": "greedy", "0": "random"}``)
-    is refused, not silently read as its last value."""
-
-    def pairs(items: list[tuple[str, Any]]) -> dict:
-        seen = set()
-        for key, _ in items:
-            if key in seen:
-                raise Refused(422, f"the key {key!r} appears twice in one object")
-            seen.add(key)
-        return dict(items)
-
-    try:
-        json.loads(await request.body(), object_pairs_hook=pairs)
-    except (ValueError, RecursionError):
-        pass  # not JSON: the body's own check says so
 
 
 def _errors(app: FastAPI) -> None:

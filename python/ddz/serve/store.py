@@ -175,9 +175,22 @@ class Store:
             db.execute("UPDATE tables SET room = ? WHERE id = ?", (json.dumps(room), table_id))
 
     def add_deals(self, table_id: str, deals: list[FinishedDeal]) -> None:
-        """Deals a file written before the deals table finished (see ServedTable.rebuild)."""
+        """Deals a file written before the deals table finished (see
+        ServedTable.rebuild), and where its current deal starts, so that the
+        next load replays that deal alone. Deals already kept are left as
+        they are: a file an earlier server filled in without `deal_start`
+        is read again without a duplicate."""
         with self._transaction() as db:
-            self._add_deals(db, table_id, deals)
+            db.executemany(
+                "INSERT OR IGNORE INTO deals (table_id, number, record, scores)"
+                " VALUES (?, ?, ?, ?)",
+                [(table_id, d.number, d.record, json.dumps(d.scores)) for d in deals],
+            )
+            db.execute(
+                "UPDATE tables SET deal_start = (SELECT coalesce(max(n), 0) FROM log"
+                " WHERE table_id = ? AND substr(action, 1, 6) = '@next:') WHERE id = ?",
+                (table_id, table_id),
+            )
 
     def set_spec(self, table_id: str, spec: dict) -> None:
         with self._transaction() as db:
