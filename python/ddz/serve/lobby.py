@@ -43,7 +43,8 @@ log = logging.getLogger("ddz.serve")
 #: Threads for the bots' thinking (paced steps, timeouts, tables without a
 #: person): its own pool, so no search delays a person's action elsewhere.
 BOT_THREADS = 2
-#: Seconds a turn clock that ran out while the server was down gets after a restart.
+#: Seconds a turn clock that ran out while the server was down gets after a
+#: restart (at most the turn's own seconds).
 RESTART_GRACE = 5.0
 #: The jitter of a paced bot's delay, as a fraction of bot_delay_ms either way.
 DELAY_JITTER = 0.15
@@ -102,7 +103,8 @@ class Lobby:
         for table in self.open.values():
             clock = table.clock
             if clock is not None and clock["deadline_ms"] < now_ms:
-                table.clock = {**clock, "deadline_ms": now_ms + int(RESTART_GRACE * 1000)}
+                grace = min(RESTART_GRACE, clock["seconds"])
+                table.clock = {**clock, "deadline_ms": now_ms + int(grace * 1000)}
             self._schedule(table)
 
     def shutdown(self) -> None:
@@ -333,6 +335,24 @@ class Lobby:
             pass  # closed meanwhile
         except Exception:
             log.exception("table %s: the server's own move failed", table_id)
+
+    async def rekey(self, table: ServedTable, seat: int) -> str:
+        """A new token for `seat` of an open table, committed; the seat's old
+        token opens nothing from now on, and the WebSockets opened with it
+        are closed (4403). Taking an offered seat, accepting an invitation
+        and a person who fears their token leaked all come here."""
+        async with self._lock(table.id):
+            table = self.open.get(table.id) or table
+            if table.closed or table.id not in self.open:
+                raise Refused(409, "the table is closed")
+            token = new_token()
+            digest = token_hash(token)
+            await self.run(self.store.rekey, table.id, seat, digest)
+            for old in [h for h, s in table.token_hashes.items() if s == seat]:
+                del table.token_hashes[old]
+            table.token_hashes[digest] = seat
+            self.hub.drop_seat(table.id, seat, "this seat's token was replaced by a new one")
+            return token
 
     async def close(self, table_id: str, idle_before: float | None = None) -> dict | None:
         """Close the table (only if its last change is older than `idle_before`,

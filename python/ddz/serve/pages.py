@@ -23,7 +23,7 @@ import ddz
 from .auth import token_hash
 from .bots import BOT_KINDS
 from .clients import client_key
-from .hints import hints as advised
+from .hints import table_hints as advised
 from .lobby import Lobby
 from .replay import Replays, replay_json
 from .replies import Refused
@@ -94,11 +94,13 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     @app.get("/tables/{table_id}/hints", tags=["play"])
     async def hints(at: SeatOf) -> dict:
         """The seat's legal plays, best first, as `Rules.hint` orders them;
-        empty when it is not the seat's turn to play cards."""
+        empty when it is not the seat's turn to play cards, or when the
+        table's `hints` option is "off" (`mode` says which)."""
         table, seat, _ = at
         # Read after the table's pending changes, where its engine work runs (lobby.py).
         return await lobby.read(
-            table, lambda t: {"version": t.version, "hints": advised(t.game, seat)}
+            table,
+            lambda t: {"version": t.version, "mode": t.room.hints, "hints": advised(t, seat)},
         )
 
     @app.get("/tables/{table_id}/roles", tags=["tables"])
