@@ -70,6 +70,7 @@ def test_the_page_opens_at_each_of_its_addresses(server: Server) -> None:
         "effects.js",
         "rules.js",
         "rules-words.json",
+        "rulewords.js",
     ):
         assert server.http.get(f"/static/{asset}").status_code == 200, asset
 
@@ -198,8 +199,10 @@ def test_offered_seats_in_the_lobby(server: Server) -> None:
             "offered": True,
         }
     taken = server.http.post(f"/tables/{table}/offers/1/take").json()
-    assert taken == {"seat": 1, "token": tokens["1"]}
+    # A new token for the taker; the one that offered the seat opens nothing now.
+    assert taken["seat"] == 1 and taken["token"] != tokens["1"]
     assert server.view(table, taken["token"])["seat"] == 1
+    assert error_of(server.http.get(f"/tables/{table}/view", headers=bearer(tokens["1"])), 403)
     assert error_of(server.http.post(f"/tables/{table}/offers/1/take"), 409)  # once only
     # withdrawn, and gone with the table once it is closed
     server.http.post(f"/tables/{table}/offers/0", headers=bearer(tokens["0"]))

@@ -6,6 +6,7 @@
 import { cardsOf, playOf, rankText } from "./cards.js";
 import { announce } from "./effects.js";
 import { drawHand, moved } from "./hand.js";
+import { loadRuleWords } from "./rulewords.js";
 import { api, forgetSeat, heldSeat, newKey, subscribe } from "./net.js";
 import { $, draw, tickClock } from "./render.js";
 import { liveScene } from "./scene.js";
@@ -47,6 +48,7 @@ export async function openTable(tableId, { watch = false } = {}) {
     live.bots = Object.fromEntries(Object.entries(summary.bots).map(([s, k]) => [Number(s), k]));
     live.rules = rules;
     live.room = summary.room || {};
+    await loadRuleWords().catch(() => null); // for the result's words on the stake
   } catch (e) {
     toast(t("error-prefix", { message: e.message }));
     return;
@@ -68,6 +70,10 @@ function show(view) {
   if (live.view && view.table === live.view.table && view.version < live.view.version) return; // an old push
   const fresh = !live.view || view.version !== live.view.version;
   const before = live.view;
+  // The same view again (the reply and its push): nothing to draw, and the
+  // hand and buttons stay the elements a player may be pressing.
+  const room = (v) => JSON.stringify([v.table, v.closed, v.clock, v.autoplay, v.counter]);
+  if (!fresh && room(before) === room(view)) return;
   live.view = view;
   if (fresh) {
     // What happened since the last view: animated, announced, heard.
@@ -175,11 +181,17 @@ function drawControls() {
   // Nothing can beat the play: the pass is the only choice, said so at once.
   const forced = playing && mine.every((a) => a === "pass");
   const decisions = playing ? mine.filter((a) => a === "pass") : mine;
-  $("decisions").replaceChildren(...decisions.map((a) => {
-    const b = button(forced ? t("cant-beat") : actionWords(a, o.phase), a, () => act(a));
-    if (forced) b.classList.add("main", "forced");
-    return b;
-  }));
+  // The same buttons stay (a push of the same view must not swap them under a click).
+  const label = (a) => (forced ? t("cant-beat") : actionWords(a, o.phase));
+  const key = JSON.stringify([live.view.version, decisions.map(label)]);
+  if ($("decisions").dataset.key !== key) {
+    $("decisions").dataset.key = key;
+    $("decisions").replaceChildren(...decisions.map((a) => {
+      const b = button(label(a), a, () => act(a));
+      if (forced) b.classList.add("main", "forced");
+      return b;
+    }));
+  }
   $("hint").hidden = $("play").hidden = $("clear").hidden = !playing || forced;
   if ((live.room || {}).hints === "off") $("hint").hidden = true;
   $("play").disabled = !playing || options().length === 0;

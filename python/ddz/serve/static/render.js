@@ -5,6 +5,7 @@
 
 import { backs, cardRow, cardsOf, countBadge, playRow, rankText } from "./cards.js";
 import { badgeEl } from "./roles.js";
+import { ruleSentences } from "./rulewords.js";
 import { isPlay } from "./scene.js";
 import { actionWords, eventHelp, eventWords, t } from "./words.js";
 
@@ -41,7 +42,9 @@ function seatEl(seat, scene, bottom) {
   if (seat.turn) box.classList.add("turn");
   if (bottom) box.classList.add("bottom");
   const who = el("div", "who");
-  who.append(el("b", "name", seat.name));
+  const name = el("b", "name", seat.name);
+  if (seat.kind) name.title = seat.kind;
+  who.append(name);
   if (seat.kind) who.append(el("span", "kind", seat.kind));
   if (seat.autoplay) who.append(el("span", "auto-badge", t("autoplay-on")));
   if (seat.turn) {
@@ -225,11 +228,9 @@ function drawResult(scene) {
   why.replaceChildren(`${t("stake-was", { n: r.multiplier })} `);
   if (r.events.length) why.append(...stakeParts(r.events));
   else why.append(t("no-events"));
-  const rules = scene.rules || {};
-  const notes = [];
-  if (rules.spring === false) notes.push(t("no-spring-here"));
-  if (rules.doubling_bomb > 4) notes.push(t("bombs-from", { n: rules.doubling_bomb }));
-  if (notes.length) why.append(el("span", "note", ` (${notes.join("; ")})`));
+  // Nothing changed the stake: the rule set's own words say what would have.
+  const notes = r.events.length ? [] : ruleSentences(scene.rules, { stake: true });
+  if (notes.length) why.append(el("span", "note", ` (${notes.join(" ")})`));
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));

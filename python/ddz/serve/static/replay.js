@@ -6,6 +6,7 @@
 import { banner, moment } from "./effects.js";
 import { drawHand } from "./hand.js";
 import { api } from "./net.js";
+import { loadRuleWords } from "./rulewords.js";
 import { $, draw } from "./render.js";
 import { replayScene } from "./scene.js";
 import { declareRoles, t } from "./words.js";
@@ -31,6 +32,7 @@ export async function openReplay(source) {
     try { rep.rules = source.record !== undefined ? JSON.parse(source.record).rules || null : null; } catch (e) { rep.rules = null; }
   }
   declareRoles(data.preset, data.roles);
+  await loadRuleWords().catch(() => null);
   Object.assign(rep, { data, at: 0, bottom: 0 });
   const slider = $("slider");
   slider.min = 0;
