@@ -103,6 +103,7 @@ class ServedTable:
         self.rules = ddz.Rules(spec["preset"], **spec["options"])
         self.bots = {int(s): kind for s, kind in spec["bots"].items()}
         self.room = RoomOptions.of(spec)
+        self.room_spec = self.room.to_spec()  # as summaries show it, made once
         #: Seats in 托管, and each person's timeouts in a row.
         self.autoplay: set[int] = set()
         self.misses: dict[int, int] = {}

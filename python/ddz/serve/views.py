@@ -139,7 +139,7 @@ def summary(table: ServedTable) -> dict:
         "closed": table.closed,
         "status": status(table),
         "scores": table.running_scores(),
-        "room": table.room.to_spec(),
+        "room": table.room_spec,
         "clock": table.clock,
         "autoplay": sorted(table.autoplay),
     }

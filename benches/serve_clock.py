@@ -1,0 +1,143 @@
+"""Bench of the turn clock: many clocked tables in one `ddz serve` process,
+nobody acting, so every turn ends by the server's timeout.
+
+    python benches/serve_clock.py [--tables 1000] [--turn 1.0] [--seconds 20] [--watch 200]
+
+Each table is classic with three people and no bots, `turn_seconds` =
+`--turn` and `autoplay_after` 0 (no 托管: every turn is a timeout, a pass
+where one is allowed, else the greedy bot's play). `--watch` of them get a
+spectator WebSocket. For every push that a timeout caused, the bench takes
+the time the push arrived less the deadline the view before it announced:
+that bounds from above how late the timeout fired, and is the push latency
+a client sees. `/healthz` is timed alongside. Prints one JSON line.
+
+Not a test: it runs for `--seconds` and its figures depend on the machine
+(docs/performance.md, The turn clock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+async def watch(url: str, late: list[float], stop: float) -> int:
+    """Spectate one table; the lateness (ms) of every push after a deadline."""
+    pushes = 0
+    async with websockets.connect(url, max_queue=None) as ws:
+        deadline = None
+        while time.time() < stop:
+            try:
+                text = await asyncio.wait_for(ws.recv(), max(0.1, stop - time.time()))
+            except (asyncio.TimeoutError, websockets.ConnectionClosed):
+                break
+            now_ms = time.time() * 1000
+            view = json.loads(text)
+            if deadline is not None:
+                late.append(now_ms - deadline)
+            clock = view.get("clock")
+            deadline = clock["deadline_ms"] if clock else None
+            pushes += 1
+    return pushes
+
+
+async def health(base: str, stop: float, times: list[float]) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+        while time.time() < stop:
+            t = time.perf_counter()
+            await http.get("/healthz")
+            times.append((time.perf_counter() - t) * 1000)
+            await asyncio.sleep(0.1)
+
+
+async def run(args: argparse.Namespace, base: str) -> dict:
+    body = {"preset": "classic", "turn_seconds": args.turn, "autoplay_after": 0}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        ids = []
+        for i in range(args.tables):
+            reply = await http.post("/tables", json={**body, "seed": i})
+            assert reply.status_code == 201, reply.text
+            ids.append(reply.json()["id"])
+    stop = time.time() + args.seconds
+    late: list[float] = []
+    health_ms: list[float] = []
+    ws_base = base.replace("http", "ws")
+    watchers = [
+        watch(f"{ws_base}/tables/{t}/ws?spectator=true", late, stop) for t in ids[: args.watch]
+    ]
+    pushes = await asyncio.gather(*watchers, health(base, stop, health_ms))
+    over = sum(1 for x in late if x > 100)
+    return {
+        "tables": args.tables,
+        "turn_seconds": args.turn,
+        "seconds": args.seconds,
+        "watched": args.watch,
+        "timeouts_seen": len(late),
+        "pushes": sum(p for p in pushes if p),
+        "late_ms_p50": round(percentile(late, 0.5), 1),
+        "late_ms_p99": round(percentile(late, 0.99), 1),
+        "late_ms_max": round(max(late, default=float("nan")), 1),
+        "over_100ms": over,
+        "healthz_ms_p50": round(statistics.median(health_ms), 1) if health_ms else None,
+        "healthz_ms_p99": round(percentile(health_ms, 0.99), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--turn", type=float, default=1.0)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--watch", type=int, default=200)
+    args = parser.parse_args()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "clock.sqlite3"
+        n = str(args.tables + 10)
+        cmd = [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db)]
+        cmd += ["--max-tables", n, "--max-tables-per-client", n]
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(200):
+                try:
+                    if httpx.get(f"{base}/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            result = asyncio.run(run(args, base))
+            result["cpus"] = os.cpu_count()
+            print(json.dumps(result))
+        finally:
+            server.terminate()
+            server.wait(15)
+
+
+if __name__ == "__main__":
+    main()
