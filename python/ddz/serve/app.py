@@ -29,7 +29,7 @@ import ddz
 from .auth import token_hash
 from .clients import client_key
 from .fastpath import FastActions
-from .hub import Hub, Subscriber, pump
+from .hub import Hub, KeepTransport, Subscriber, pump
 from .jsonguard import JsonGuard, strict_loads
 from .limits import MAX_BODY, BodyLimit, Limits
 from .lobby import Lobby, sweep
@@ -75,7 +75,7 @@ def create_app(
     if max_tables is not None:
         limits = Limits(**{**limits.__dict__, "max_tables": max_tables})
     store = Store(db, synchronous)
-    hub = Hub()
+    hub = Hub(limits.ws_send_timeout)
     lobby = Lobby(store, hub, limits)
 
     @asynccontextmanager
@@ -102,6 +102,7 @@ def create_app(
     app.add_middleware(FastActions, lobby=lobby)  # inside the JSON checks
     app.add_middleware(JsonGuard)  # repeated keys, deep nesting: inside the body limit
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(KeepTransport)  # outermost: it sees the server's own `send`
     _errors(app)
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
     Credentials = Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)]
@@ -185,6 +186,16 @@ def create_app(
         table, seat = at
         return _json(await lobby.set_autoplay(table.id, seat, body.on))
 
+    @app.post("/tables/{table_id}/rekey", tags=["tables"])
+    async def rekey(at: SeatAt) -> dict:
+        """A new token for the seat this token opens, which opens nothing from
+        now on (its WebSockets are closed, 4403): for an invitation's taker,
+        or a token that may have leaked."""
+        table, seat = at
+        token = await lobby.rekey(table, seat)
+        app.state.offers.withdraw(table, seat)  # an offer made with the old token goes with it
+        return {"seat": seat, "token": token}
+
     @app.post("/tables/{table_id}/close", tags=["tables"])
     async def close(table: TableOf, credentials: Credentials) -> dict:
         """Close the table for good, with a seat's token or the owner's; its
@@ -223,6 +234,9 @@ def create_app(
             if token is None and not watch:
                 token, watch = await _first_message(websocket, limits.ws_auth_timeout)
             seat = None if watch else _seat_for(table, token)
+            if len(hub.tables.get(table.id, ())) >= limits.max_ws_per_table:
+                most = limits.max_ws_per_table
+                raise Refused(429, f"table {table.id} has {most} WebSockets open already")
         except Refused as e:
             await _refuse(websocket, e)
             return
@@ -231,7 +245,7 @@ def create_app(
         sub = Subscriber(websocket, seat)
         # The current view first, queued before any later push can be.
         await lobby.subscribe(table, sub)
-        sender = asyncio.ensure_future(pump(sub))
+        sender = sub.sender = asyncio.ensure_future(pump(sub, hub))
         try:
             while True:  # nothing to read; this notices the client leaving
                 message = await websocket.receive()

@@ -40,32 +40,37 @@ def client_key(host: str | None) -> str:
 
 
 class RateLimit:
-    """A token bucket per client key: `burst` requests at once, then
-    `per_second` a second. Lives on the event loop (not thread-safe)."""
+    """A bucket per client key that fills at `per_second` up to `burst`, and
+    that each request empties by what it cost (seconds of work, say): a
+    client may start a request while its bucket holds anything, so cheap
+    requests go through freely and costly ones wait. Lives on the event
+    loop (not thread-safe)."""
 
-    def __init__(self, per_second: float, burst: int, clock=time.monotonic) -> None:
+    def __init__(self, per_second: float, burst: float, clock=time.monotonic) -> None:
         self.per_second = per_second
         self.burst = burst
         self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (level, at)
 
-    def take(self, key: str) -> float:
-        """0.0 if `key` may go now (a token is taken), else the seconds until it may."""
+    def _level(self, key: str, now: float) -> float:
+        level, at = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, level + (now - at) * self.per_second)
+
+    def wait(self, key: str) -> float:
+        """0.0 if `key` may start a request now, else the seconds until it may."""
+        level = self._level(key, self.clock())
+        return 0.0 if level > 0 else (1e-3 - level) / self.per_second
+
+    def charge(self, key: str, cost: float) -> None:
         now = self.clock()
-        tokens, at = self._buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.per_second)
-        if tokens < 1.0:
-            self._buckets[key] = (tokens, now)
-            return (1.0 - tokens) / self.per_second
-        self._buckets[key] = (tokens - 1.0, now)
+        self._buckets[key] = (self._level(key, now) - cost, now)
         if len(self._buckets) > MAX_KEYS:
             self._forget_full(now)
-        return 0.0
 
     def _forget_full(self, now: float) -> None:
         """Drop the buckets that have filled again (they hold nothing to remember)."""
-        for key, (tokens, at) in list(self._buckets.items()):
-            if tokens + (now - at) * self.per_second >= self.burst:
+        for key in list(self._buckets):
+            if self._level(key, now) >= self.burst:
                 del self._buckets[key]
 
 

@@ -26,18 +26,18 @@ _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 def too_deep(data: bytes) -> bool:
-    """Does `data` nest arrays or objects deeper than MAX_DEPTH? (Brackets
-    inside strings do not count; malformed JSON is left to the parser.)"""
-    depth = 0
+    """Does `data` nest arrays or objects deeper than MAX_DEPTH, with its
+    brackets closed? (Brackets inside strings do not count; text whose
+    brackets never close is not JSON, and is left to the parser to say so.)"""
+    depth = deepest = 0
     for match in _TOKENS.finditer(data):
         token = match.group()
         if token in (b"[", b"{"):
             depth += 1
-            if depth > MAX_DEPTH:
-                return True
+            deepest = max(deepest, depth)
         elif token in (b"]", b"}"):
             depth -= 1
-    return False
+    return deepest > MAX_DEPTH and depth == 0
 
 
 def _pairs(items: list[tuple[str, Any]]) -> dict:
@@ -57,8 +57,8 @@ def strict_loads(data: bytes | str) -> Any:
         raise Refused(422, f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(data, object_pairs_hook=_pairs)
-    except RecursionError:  # pragma: no cover - the depth scan comes first
-        raise Refused(422, f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    except RecursionError:  # unclosed brackets nested past Python's limit: not JSON
+        raise ValueError("unclosed brackets nested too deep") from None
 
 
 class JsonGuard:

@@ -18,6 +18,15 @@ WS_AUTH_TIMEOUT = 10.0
 #: Worker threads for the engine's work: tables change in parallel, each in
 #: one thread at a time, and the event loop only routes and sends.
 ENGINE_THREADS = 4
+#: Seconds a WebSocket push may wait for a client that reads nothing (then
+#: it is dropped), and WebSockets one table may have open at once.
+WS_SEND_TIMEOUT = 10.0
+MAX_WS_PER_TABLE = 100
+#: Open connections (HTTP and WebSocket) one client may hold, and the
+#: seconds a request has for its headers and then for its body.
+MAX_CONNECTIONS_PER_CLIENT = 256
+HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,10 @@ class Limits:
     #: Seconds a WebSocket client has to send its token as a first message.
     ws_auth_timeout: float = WS_AUTH_TIMEOUT
     engine_threads: int = ENGINE_THREADS
+    #: Seconds a push may wait for a WebSocket client that reads nothing.
+    ws_send_timeout: float = WS_SEND_TIMEOUT
+    #: WebSockets (seats' and spectators') one table may have open.
+    max_ws_per_table: int = MAX_WS_PER_TABLE
 
     @property
     def sweep_seconds(self) -> float:

@@ -175,12 +175,12 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     async def offer(seat: int, at: SeatOf) -> dict:
         """Put a seat up in the lobby, with that seat's own token: the first
         visitor to take it gets the token."""
-        table, held, token = at
+        table, held, _ = at
         if held != seat:
             raise Refused(403, f"this token opens seat {held}, not seat {seat}")
         if table.closed:
             raise Refused(409, "the table is closed")
-        offers.offer(table, seat, token)
+        offers.offer(table, seat)
         return {"offered": sorted(offers.offered(table.id))}
 
     @app.delete("/tables/{table_id}/offers/{seat}", tags=["tables"])
@@ -193,5 +193,8 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
 
     @app.post("/tables/{table_id}/offers/{seat}/take", tags=["tables"])
     async def take(table_id: str, seat: int) -> dict:
-        """Take an offered seat: its token, once."""
-        return {"seat": seat, "token": offers.take(await lobby.find(table_id), seat)}
+        """Take an offered seat, once: a new token for it, and the token that
+        offered it opens nothing from now on."""
+        table = await lobby.find(table_id)
+        offers.take(table, seat)
+        return {"seat": seat, "token": await lobby.rekey(table, seat)}

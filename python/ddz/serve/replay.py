@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
@@ -37,9 +38,13 @@ MAX_REPLAY_LEGAL = 100_000
 #: Threads that build replays: their own, so a burst of replays never
 #: delays a table's work in the lobby's pool.
 REPLAY_THREADS = 2
-#: Replays one client may ask for: a burst, then a rate; and at once.
-REPLAY_BURST = 10
-REPLAYS_PER_SECOND = 2.0
+#: What one client's replays may cost: seconds of a thread's CPU, at most
+#: `REPLAY_SHARE` of a second each second once a burst of
+#: `REPLAY_BURST_SECONDS` is spent (a classic deal's replay costs about
+#: 5 ms, a laizi deal's 10 ms, the costliest a record may ask about 0.4 s);
+#: and replays of one client built at once.
+REPLAY_SHARE = 0.25
+REPLAY_BURST_SECONDS = 2.0
 REPLAYS_AT_ONCE = 2
 #: Bytes of encoded replays kept (finished deals never change); a replay
 #: larger than a quarter of it is not kept.
@@ -131,9 +136,9 @@ def replay_json(record: str) -> str:
 class Replays:
     """Replays built in their own threads, with limits per client and a cache."""
 
-    def __init__(self) -> None:
+    def __init__(self, share: float = REPLAY_SHARE, burst: float = REPLAY_BURST_SECONDS) -> None:
         self.pool = ThreadPoolExecutor(REPLAY_THREADS, thread_name_prefix="ddz-replay")
-        self.rate = RateLimit(REPLAYS_PER_SECOND, REPLAY_BURST)
+        self.rate = RateLimit(share, burst)
         self.busy = Slots(REPLAYS_AT_ONCE)
         self._kept: OrderedDict[str, str] = OrderedDict()
         self._kept_bytes = 0
@@ -147,21 +152,23 @@ class Replays:
             self._kept.move_to_end(record)
             return kept
         if client is not None:
-            wait = self.rate.take(client)
+            wait = self.rate.wait(client)
             if wait:
                 raise Refused(
                     429,
-                    f"{client} asked for over {REPLAY_BURST} replays at "
-                    f"{REPLAYS_PER_SECOND:g} a second: try again in {wait:.1f} s",
+                    f"{client} used its share of the server's time for replays: "
+                    f"try again in {wait:.1f} s",
                 )
             if not self.busy.take(client):
                 raise Refused(429, f"{client} has {REPLAYS_AT_ONCE} replays being built already")
+        cost = [0.0]
         try:
             loop = asyncio.get_running_loop()
-            text = await loop.run_in_executor(self.pool, _build, record)
+            text = await loop.run_in_executor(self.pool, _build, record, cost)
         finally:
             if client is not None:
                 self.busy.give_back(client)
+                self.rate.charge(client, cost[0])
         self._keep(record, text)
         return text
 
@@ -179,8 +186,13 @@ class Replays:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _build(record: str) -> str:
+def _build(record: str, cost: list[float]) -> str:
+    """The replay's text; `cost[0]` is set to the thread's CPU seconds for it,
+    refused or not."""
+    start = time.thread_time()
     try:
         return replay_json(record)
     except BAD_RECORD as e:
         raise Refused(422, f"not a replayable record: {e}") from None
+    finally:
+        cost[0] = time.thread_time() - start

@@ -47,9 +47,10 @@ async function route() {
   if (table) {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
     if (token) {
-      // An invitation: learn the seat the token opens, keep it, and drop it from the address.
-      const view = await api("GET", `/tables/${table[1]}/view`, { token });
-      holdSeat(table[1], view.seat, token);
+      // An invitation: trade the link's token for a new one (the link, and
+      // whoever else holds it, then opens nothing), keep it, and drop it from the address.
+      const taken = await api("POST", `/tables/${table[1]}/rekey`, { token });
+      holdSeat(table[1], taken.seat, taken.token);
       history.replaceState(null, "", `/t/${table[1]}`);
     }
     // ?watch: the spectators' view, whatever seat this browser holds there
