@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 
 import ddz
 from ddz.agents import GreedyAgent, RandomAgent
+from ddz.serve.limits import ENGINE_THREADS
 from ddz.serve.room import RANKS, WILD, counter
 
 #: The longest a poll waits for the server to reach a state.
@@ -270,3 +271,55 @@ def test_a_clock_that_ran_out_while_down_fires_after_the_restart(tmp_path) -> No
         assert [a for s, a in view["observation"]["history"] if s == 0][0] == "pass"
     finally:
         again.stop()
+
+
+# ---- the bots' own pool (issue 53, item 6) -----------------------------------------------
+SLOW_BOT = """
+import time
+from ddz.agents import GreedyAgent
+from ddz.serve.bots import BOT_KINDS, BotKind
+
+class Slow(GreedyAgent):
+    def act(self, observation, legal):
+        time.sleep(0.03)  # a thinker that holds its thread
+        return super().act(observation, legal)
+
+BOT_KINDS["slow"] = BotKind(lambda rules, seed: Slow(), "a slow thinker")
+"""
+
+
+def test_all_bot_tables_thinking_never_hold_up_a_person_elsewhere(tmp_path) -> None:
+    """More all-bot tables of a slow kind than the engine has threads (each
+    a whole deal of 30 ms decisions, seconds of thinking) are made at once,
+    while a person plays a six-seat table, whose actions run in the engine's
+    threads: the person's actions are all answered before the first of those
+    tables is made (they would wait for one if the bots used the same pool)."""
+    import threading
+
+    import httpx
+
+    srv = Server(tmp_path / "pool.sqlite3", prelude=SLOW_BOT)
+    try:
+        replies: list = []
+
+        def create(i: int) -> None:
+            body = {"preset": "classic", "seed": i, "bots": {s: "slow" for s in "012"}}
+            with httpx.Client(base_url=srv.base, timeout=120) as http:
+                replies.append(http.post("/tables", json=body))
+
+        makers = [threading.Thread(target=create, args=(i,)) for i in range(ENGINE_THREADS + 1)]
+        table, tokens = srv.create("six-player-2v4", seed=3)
+        for m in makers:
+            m.start()
+        time.sleep(0.2)  # let the slow tables reach the server first
+        for step in range(4):
+            seat = srv.view(table, tokens["0"])["observation"]["to_act"]
+            view = srv.view(table, tokens[str(seat)])
+            act(srv, table, tokens[str(seat)], view, f"p{step}")
+        made_meanwhile = len(replies)
+        for m in makers:
+            m.join(120)
+        assert len(replies) == len(makers) and all(r.status_code == 201 for r in replies)
+        assert made_meanwhile == 0, "a person's action waited for an all-bot table"
+    finally:
+        srv.stop()

@@ -35,6 +35,7 @@ from .hub import Hub, Pushes, Subscriber, views_for
 from .limits import Limits
 from .replies import Refused
 from .room import RoomOptions
+from .seeds import marked, table_key
 from .store import Entry, FinishedDeal, Store
 from .tables import SEED_LIMIT, Request, ServedTable
 from .views import summary, view_message, view_text
@@ -124,6 +125,9 @@ class Lobby:
         if "bot_secret" not in stored.spec:  # a table made before bots had secrets
             stored.spec["bot_secret"] = new_bot_secret()
             self.store.set_spec(table_id, stored.spec)
+        if stored.spec["seed_given"] and "deal_key" not in stored.spec:  # made before keyed seeds
+            stored.spec["deal_key"] = table_key(self.store.secret, stored.spec["seed"])
+            self.store.set_spec(table_id, stored.spec)
         table = ServedTable.rebuild(stored)
         if table.backfill:
             self.store.add_deals(table_id, table.backfill)
@@ -162,7 +166,13 @@ class Lobby:
         sub.queue.put_nowait(None)  # nothing will change: hang up after the view
 
     def record(self, table_id: str, deal: int | None) -> Callable[[ServedTable], str]:
-        return lambda table: table.record(deal, lambda n: self.store.deal_record(table_id, n))
+        """A deal's record as served: marked ``"seeded"`` (seeds.marked)."""
+
+        def read(table: ServedTable) -> str:
+            text = table.record(deal, lambda n: self.store.deal_record(table_id, n))
+            return marked(text, table.spec["seed_given"])
+
+        return read
 
     # ---- creating -----------------------------------------------------------
     async def create(
@@ -228,6 +238,8 @@ class Lobby:
             "deal": deal,
             "bots": dict(bots),
             "bot_secret": new_bot_secret(),
+            # A chosen seed deals the first deal; the later ones are keyed (seeds.py).
+            **({"deal_key": table_key(self.store.secret, seed)} if seed is not None else {}),
             "room": RoomOptions(**(room or {})).to_spec(),
         }
         tokens = {str(s): new_token() for s in range(rules.players) if str(s) not in bots}
@@ -278,11 +290,12 @@ class Lobby:
 
     async def set_autoplay(self, table_id: str, seat: int, on: bool) -> str:
         """托管 on or off for `seat`; returns the seat's view, as JSON."""
+        table = self.open.get(table_id)
         return await self._change(
             table_id,
             lambda table, step: (table.set_autoplay(seat, on, step), None),
             lambda t: view_text(t, seat),
-            bots=None,
+            bots=on and table is not None and not table.paced,
         )
 
     # ---- the server's own moves: paced bots and the turn clock ----------------------
@@ -379,7 +392,8 @@ class Lobby:
         idle_before: float | None = None,
         bots: bool | None = False,
     ) -> Any:
-        """`bots`: does the change include bots' decisions (None: if the table is not paced)?"""
+        """`bots`: does the change include bots' decisions (None: if the
+        table has bots or seats in 托管 and is not paced)?"""
         if table_id not in self.open:
             raise Refused(409, "the table is closed")
         async with self._lock(table_id):
@@ -389,7 +403,10 @@ class Lobby:
             if idle_before is not None and table.touched >= idle_before:
                 return None
             subs = self.hub.subscribers(table_id)
-            thinks = not table.paced if bots is None else bots
+            if bots is None:  # the bots answer inside this change unless paced
+                thinks = not table.paced and bool(table.bots or table.autoplay)
+            else:
+                thinks = bots
             try:
                 pushes, answer = await self.run_for(
                     table, self._apply, table, change, reply, subs, close, bots=thinks
