@@ -161,7 +161,8 @@ class Client:
         players = PLAYERS.get(self.preset, 3)
         kinds = ("greedy", "random")
         bots = {str(s): kinds[(self.n + s) % 2] for s in range(1, players)}
-        body: dict = {"preset": self.preset, "bots": bots}
+        # The bots answer inside the request (the request path is what this bench loads).
+        body: dict = {"preset": self.preset, "bots": bots, "bot_delay_ms": 0}
         if self.n % 2:
             body["seed"] = self.n  # half the tables seeded, half with secret seeds
         status, made = await self.call("POST", "/tables", body)
