@@ -58,11 +58,12 @@ def new_bot_secret() -> str:
 
 
 def bot_key(spec: Mapping[str, Any]) -> str:
-    """What a table's decision seeds are drawn from: the client's seed if it
-    chose one (the table is then repeatable, bots included), else the
-    table's secret."""
+    """What a table's decision seeds are drawn from: if the client chose a
+    seed, the table's key (seeds.table_key: from that seed and the server's
+    secret, so the table repeats on this server, bots included, but the
+    published seed predicts nothing), else the table's own secret."""
     if spec["seed_given"]:
-        return f"seed:{spec['seed']}"
+        return f"seeded:{spec['deal_key']}"
     return f"secret:{spec['bot_secret']}"
 
 

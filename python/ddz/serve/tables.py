@@ -25,6 +25,7 @@ from .bots import bot_key, decide, decision_seed
 from .costs import runs_inline
 from .replies import Refused
 from .room import RoomOptions, autoplay_kind
+from .seeds import deal_seed
 from .store import Entry, FinishedDeal, StoredTable
 
 SEED_LIMIT = 2**63
@@ -78,11 +79,12 @@ def reading_of(action: ddz.Move | str) -> dict | None:
 
 
 def _next_seed(spec: dict, number: int) -> int:
-    """The seed of deal `number` (0, 1, ...). A seed the client chose makes
-    every deal of the table repeatable; otherwise each deal draws its own, so
-    one finished deal's record tells nothing about the next."""
+    """The seed of deal `number` (1, 2, ...). A seed the client chose makes
+    every deal of the table repeatable on this server, each drawn by a keyed
+    hash (seeds.py); otherwise each deal draws its own. Either way one
+    finished deal's record tells nothing about the next."""
     if spec["seed_given"]:
-        return (spec["seed"] + number) % SEED_LIMIT
+        return deal_seed(spec["deal_key"], number)
     return secrets.randbelow(SEED_LIMIT)
 
 

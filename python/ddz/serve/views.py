@@ -137,6 +137,8 @@ def summary(table: ServedTable) -> dict:
         "to_act": None if game.phase == "over" else game.to_act,
         "version": table.version,
         "closed": table.closed,
+        # Its creator chose the seed, and so may know its first deal (seeds.py).
+        "seeded": table.spec["seed_given"],
         "status": status(table),
         "scores": table.running_scores(),
         "room": table.room_spec,
