@@ -2,6 +2,7 @@
 nobody acting, so every turn ends by the server's timeout.
 
     python benches/serve_clock.py [--tables 1000] [--turn 1.0] [--seconds 20] [--watch 200]
+                                  [--in-process]
 
 Each table is classic with three people and no bots, `turn_seconds` =
 `--turn` and `autoplay_after` 0 (no 托管: every turn is a timeout, a pass
@@ -10,6 +11,12 @@ spectator WebSocket. For every push that a timeout caused, the bench takes
 the time the push arrived less the deadline the view before it announced:
 that bounds from above how late the timeout fired, and is the push latency
 a client sees. `/healthz` is timed alongside. Prints one JSON line.
+
+`--in-process` takes the server alone, without HTTP or a client: the
+lobby in this process, a spectator queue on every table (its pushes are
+built and queued, never sent), and for every timeout the time its timer
+fired and the time its change was committed and its push queued, each
+less the deadline.
 
 Not a test: it runs for `--seconds` and its figures depend on the machine
 (docs/performance.md, The turn clock).
@@ -109,13 +116,74 @@ async def run(args: argparse.Namespace, base: str) -> dict:
     }
 
 
+async def in_process(args: argparse.Namespace, db: str) -> dict:
+    from ddz.serve.hub import Hub, Subscriber
+    from ddz.serve.limits import Limits
+    from ddz.serve.lobby import Lobby
+    from ddz.serve.store import Store
+
+    n = args.tables + 10
+    lobby = Lobby(Store(db), Hub(), Limits(max_tables=n, max_tables_per_client=n))
+    room = {"turn_seconds": args.turn, "autoplay_after": 0}
+    for i in range(args.tables):
+        table, _, _ = await lobby.create("classic", {}, i, None, {}, "bench", room)
+        lobby.hub.join(table.id, Subscriber(None, None))  # type: ignore[arg-type]  # never sent
+    fired: list[float] = []
+    queued: list[float] = []
+    wake, tick = lobby._wake, lobby._tick
+
+    def timed_wake(table_id: str, version: int) -> None:
+        clock = lobby.open[table_id].clock
+        if clock is not None:
+            fired.append(time.time() * 1000 - clock["deadline_ms"])
+        wake(table_id, version)
+
+    async def timed_tick(table_id: str, version: int) -> None:
+        clock = lobby.open[table_id].clock
+        await tick(table_id, version)
+        if clock is not None:
+            queued.append(time.time() * 1000 - clock["deadline_ms"])
+
+    lobby._wake = timed_wake  # type: ignore[method-assign]
+    lobby._tick = timed_tick  # type: ignore[method-assign]
+    for table in lobby.open.values():  # re-arm with the timed callbacks
+        lobby._timers.pop(table.id)[1].cancel()
+        lobby._schedule(table)
+    cpu = time.process_time()
+    await asyncio.sleep(args.seconds)
+    cpu = time.process_time() - cpu
+    lobby.shutdown()
+    return {
+        "in_process": True,
+        "tables": args.tables,
+        "turn_seconds": args.turn,
+        "seconds": args.seconds,
+        "timeouts": len(queued),
+        "fired_late_ms_p50": round(percentile(fired, 0.5), 1),
+        "fired_late_ms_p99": round(percentile(fired, 0.99), 1),
+        "fired_late_ms_max": round(max(fired, default=float("nan")), 1),
+        "fired_over_100ms": sum(1 for x in fired if x > 100),
+        "queued_late_ms_p50": round(percentile(queued, 0.5), 1),
+        "queued_late_ms_p99": round(percentile(queued, 0.99), 1),
+        "queued_late_ms_max": round(max(queued, default=float("nan")), 1),
+        "cpu_share_of_one_core": round(cpu / args.seconds, 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--turn", type=float, default=1.0)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--watch", type=int, default=200)
+    parser.add_argument("--in-process", action="store_true", help="the server alone, no HTTP")
     args = parser.parse_args()
+    if args.in_process:
+        with tempfile.TemporaryDirectory() as tmp:
+            result = asyncio.run(in_process(args, str(Path(tmp) / "clock.sqlite3")))
+        result["cpus"] = os.cpu_count()
+        print(json.dumps(result))
+        return
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:

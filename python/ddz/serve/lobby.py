@@ -73,6 +73,7 @@ class Lobby:
         #: deadline), on the event loop's own timer heap: no table polls.
         self._timers: dict[str, tuple[int, asyncio.TimerHandle]] = {}
         self._ticks: set[asyncio.Future] = set()
+        self._closing = False
         self.open: dict[str, ServedTable] = {}
         self.by_client: Counter[str] = Counter()  # open tables per creator
         self._making: Counter[str] = Counter()  # tables being made, per creator
@@ -109,9 +110,13 @@ class Lobby:
             self._schedule(table)
 
     def shutdown(self) -> None:
+        # No server move starts after this: its timers and the moves not yet begun are dropped.
+        self._closing = True
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        for tick in list(self._ticks):
+            tick.cancel()
         self.bot_executor.shutdown(wait=True)
         self.executor.shutdown(wait=True)
         self.store.close()
@@ -309,7 +314,7 @@ class Lobby:
                 return  # unchanged (a refused request): the timer stands, its delay runs on
             old[1].cancel()
             del self._timers[table.id]
-        if not live:
+        if not live or self._closing:
             return
         loop = asyncio.get_running_loop()
         if table.server_turn():
@@ -327,6 +332,8 @@ class Lobby:
 
     def _wake(self, table_id: str, version: int) -> None:
         self._timers.pop(table_id, None)
+        if self._closing:
+            return
         tick = asyncio.ensure_future(self._tick(table_id, version))
         self._ticks.add(tick)
         tick.add_done_callback(self._ticks.discard)
