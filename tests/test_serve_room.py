@@ -237,6 +237,10 @@ def test_a_running_clock_goes_on_after_kill_9(tmp_path) -> None:
         token = tokens["0"]
         before = srv.view(table, token)
         assert before["clock"]["seat"] == 0
+        # And a table whose paced bots have steps to take when the server dies.
+        paced, paced_tokens = srv.create("classic", seed=8, bots=bots, bot_delay_ms=2000)
+        mine = act(srv, paced, paced_tokens["0"], srv.view(paced, paced_tokens["0"]), "k")
+        assert mine["observation"]["to_act"] != 0
         srv.kill9()
     finally:
         srv.stop()
@@ -246,6 +250,15 @@ def test_a_running_clock_goes_on_after_kill_9(tmp_path) -> None:
         # Resumed, not restarted: the same deadline, kept with the log.
         assert after["clock"] == before["clock"]
         assert after["version"] == before["version"]
+        # The paced bots take their steps after the restart, up to the person's turn.
+        back = wait_for(
+            again,
+            paced,
+            paced_tokens["0"],
+            lambda v: v["observation"]["to_act"] == 0 or v["observation"]["phase"] == "over",
+            "the bots' steps after the restart",
+        )
+        assert back["version"] > mine["version"]
     finally:
         again.stop()
 
