@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import ddz
@@ -46,7 +46,8 @@ class RoomOptions:
         room = spec.get("room")
         if room is None:  # stored before the game room: played as it was then
             return cls(bot_delay_ms=0)
-        return cls(**room)
+        known = {f.name for f in fields(cls)}  # a later server's options are left out
+        return cls(**{k: v for k, v in room.items() if k in known})
 
     def to_spec(self) -> dict:
         return asdict(self)
