@@ -336,3 +336,79 @@ def test_all_bot_tables_thinking_never_hold_up_a_person_elsewhere(tmp_path) -> N
         assert made_meanwhile == 0, "a person's action waited for an all-bot table"
     finally:
         srv.stop()
+
+
+# ---- the table's own logic, in process ---------------------------------------------------
+def served(room: dict, bots: dict | None = None, seed: int = 8):
+    from ddz.serve.tables import ServedTable
+
+    spec = {
+        "preset": "classic",
+        "options": {},
+        "seed": seed,
+        "seed_given": False,
+        "deal": None,
+        "bots": bots if bots is not None else {"1": "greedy", "2": "greedy"},
+        "bot_secret": "0" * 64,
+        "room": room,
+    }
+    return ServedTable.create("t", spec, {})
+
+
+def no_key(seat: int, key: str) -> None:
+    return None
+
+
+def test_a_paced_table_answers_the_person_alone_then_one_bot_step_at_a_time() -> None:
+    from ddz.serve.tables import Request
+
+    table, first = served({"bot_delay_ms": 500})
+    assert first == [] and table.paced and table.game.to_act == 0  # seed 8: seat 0 first
+    legal = table.game.legal_actions()
+    entries = table.act(0, Request(str(legal[0]), "k"), no_key)
+    assert entries is not None and [e.seat for e in entries] == [0]
+    steps = 0
+    while table.server_turn():
+        step = table.bot_step()
+        assert step is not None and len(step) == 1 and step[0].seat in (1, 2)
+        steps += 1
+    assert steps >= 1 and (table.game.to_act == 0 or table.game.phase == "over")
+    # 托管: the seat's turns are the server's, one step at a time, until it is turned off.
+    if table.game.phase != "over":
+        table.set_autoplay(0, True)
+        assert table.server_turn() and table.clock is None
+        step = table.bot_step()
+        assert step is not None and [e.seat for e in step] == [0]
+        table.set_autoplay(0, False)
+        assert table.autoplay == set()
+
+
+def test_the_clock_of_the_auction_the_first_play_and_the_rest() -> None:
+    from ddz.agents import GreedyAgent
+    from ddz.serve.room import RoomOptions
+
+    room = RoomOptions(turn_seconds=15, auction_seconds=5, first_turn_seconds=30)
+    game, agent = ddz.Game("classic", seed=8), GreedyAgent()
+    seen = []
+    while game.phase != "over":
+        seen.append((game.phase, room.seconds_for(game)))
+        game.step(agent.act(game.observation(game.to_act), game.legal_actions()))
+    auction = [s for phase, s in seen if phase != "play"]
+    play = [s for phase, s in seen if phase == "play"]
+    assert set(auction) == {5} and play[0] == 30 and set(play[1:]) == {15}
+    assert RoomOptions(turn_seconds=0, auction_seconds=5).seconds_for(ddz.Game("classic")) == 0
+    # The clock runs for a person only: a bot's turn, or 托管, has none.
+    table, _ = served({"turn_seconds": 10, "auction_seconds": 4})
+    assert table.clock is not None and table.clock["seat"] == 0 and table.clock["seconds"] == 4
+    table.set_autoplay(0, True)
+    assert table.clock is None
+
+
+def test_a_timeout_passes_when_it_may_and_counts_toward_autoplay() -> None:
+    table, _ = served({"turn_seconds": 10, "autoplay_after": 1, "bot_delay_ms": 0})
+    assert table.clock is not None
+    assert table.timeout(table.clock["deadline_ms"] - 1) is None  # not yet
+    entries = table.timeout(table.clock["deadline_ms"])
+    assert entries is not None
+    assert [e.action for e in entries[:3]] == ["@timeout:0", "pass", "@auto:0:1"]
+    assert table.autoplay == {0}
