@@ -402,3 +402,26 @@ def test_a_timeout_passes_when_it_may_and_counts_toward_autoplay() -> None:
     assert entries is not None
     assert [e.action for e in entries[:3]] == ["@timeout:0", "pass", "@auto:0:1"]
     assert table.autoplay == {0}
+
+
+def test_a_bad_bot_seat_is_refused_before_the_cost_search(tmp_path, monkeypatch) -> None:
+    """Issue 53: varying harmless options with a bad seat must not buy a
+    fresh search of the rule set's richest lead."""
+    from ddz.serve import lobby as lobby_module
+    from ddz.serve.hub import Hub
+    from ddz.serve.limits import Limits
+    from ddz.serve.replies import Refused
+    from ddz.serve.store import Store
+
+    searched = []
+    monkeypatch.setattr(lobby_module, "check_cost", lambda rules: searched.append(rules))
+    lobby = lobby_module.Lobby(Store(str(tmp_path / "cost.sqlite3")), Hub(), Limits())
+    try:
+        with pytest.raises(Refused) as refused:
+            lobby._make("classic", {"spring": False}, None, None, {"3": "greedy"}, "c", None)
+        assert refused.value.status == 422 and searched == []
+        assert "not a seat" in refused.value.message
+        lobby._make("classic", {}, None, None, {"2": "greedy"}, "c", None)
+        assert len(searched) == 1
+    finally:
+        lobby.shutdown()

@@ -48,7 +48,7 @@ BOT_THREADS = 2
 #: restart (at most the turn's own seconds).
 RESTART_GRACE = 5.0
 #: The jitter of a paced bot's delay, as a fraction of bot_delay_ms either way.
-DELAY_JITTER = 0.15
+DELAY_JITTER = 0.12
 
 #: Input errors the engine may raise on a bad preset, option or deal.
 BAD_INPUT = (ValueError, TypeError, KeyError, IndexError, NotImplementedError, OverflowError)
