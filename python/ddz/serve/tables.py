@@ -150,7 +150,8 @@ class ServedTable:
         if stored.room is not None:  # kept with the last commit: it spans the deals
             table.autoplay = set(stored.room.get("autoplay", []))
             table.misses = {int(s): n for s, n in stored.room.get("misses", {}).items()}
-            table.clock = stored.room.get("clock")
+            # A table closed by the idle sweep at start kept its last clock: it runs no more.
+            table.clock = None if table.closed else stored.room.get("clock")
         return table
 
     def _replay(self, e: Entry, resumed: bool = False) -> None:
