@@ -446,8 +446,18 @@ def make_bot(kind: str, rules: ddz.Rules, seed: int | None) -> Any:
     the seat it is asked about)."""
     if kind == "search":
         return SearchAgent(seed=seed, rules=rules)
+    if kind.startswith("search:"):  # a level, 1 to 8 (docs/bots.md)
+        level = kind.partition(":")[2]
+        if not level.isdigit() or not 1 <= int(level) <= 8:
+            raise UsageError(f"--bots {kind}: a search level is 1 to 8")
+        try:
+            return SearchAgent(seed=seed, rules=rules, level=int(level))  # type: ignore[call-arg]
+        except TypeError:
+            raise UsageError(f"--bots {kind}: this SearchAgent takes no level yet") from None
     if kind == "random":
         return RandomAgent(seed)
+    if kind != "greedy":
+        raise UsageError(f"--bots {kind!r}: the kinds are greedy, random, search, search:1..8")
     return GreedyAgent()
 
 
