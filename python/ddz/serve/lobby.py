@@ -16,6 +16,7 @@ only on the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -74,6 +75,7 @@ class Lobby:
         self._timers: dict[str, tuple[int, asyncio.TimerHandle]] = {}
         self._ticks: set[asyncio.Future] = set()
         self._closing = False
+        self._bot_turns: asyncio.Semaphore | None = None
         self.open: dict[str, ServedTable] = {}
         self.by_client: Counter[str] = Counter()  # open tables per creator
         self._making: Counter[str] = Counter()  # tables being made, per creator
@@ -349,12 +351,25 @@ class Lobby:
                 return table.bot_step(step), None
             return table.timeout(int(time.time() * 1000), step), None
 
+        table = self.open.get(table_id)
+        if table is None:
+            return
+        # A move that thinks in the bots' pool waits for its turn there before
+        # it takes the table's lock, so a backlog of bot work holds no table
+        # (a person's view, say) locked while it waits.
+        gate = contextlib.nullcontext() if table.inline else self._bot_gate()
         try:
-            await self._change(table_id, change, lambda t: None, bots=True)
+            async with gate:
+                await self._change(table_id, change, lambda t: None, bots=True)
         except Refused:
             pass  # closed meanwhile
         except Exception:
             log.exception("table %s: the server's own move failed", table_id)
+
+    def _bot_gate(self) -> asyncio.Semaphore:
+        if self._bot_turns is None:  # made on the loop that uses it
+            self._bot_turns = asyncio.Semaphore(BOT_THREADS)
+        return self._bot_turns
 
     async def rekey(self, table: ServedTable, seat: int) -> str:
         """A new token for `seat` of an open table, committed; the seat's old
