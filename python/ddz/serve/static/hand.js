@@ -12,7 +12,7 @@ import { t } from "./words.js";
 // More cards make more rows.
 const TAP = 44;
 const MAX_STEP = 0.8;
-const ROW_STEP = 0.58;
+const ROW_STEP = 0.5; // of a card's height, or TAP px when that is more
 
 function rows(n, width, cardWidth) {
   if (n <= 1) return [n, cardWidth];
@@ -46,7 +46,7 @@ export function drawHand(box, text, pick, kitty = null) {
     if (i % perRow === 0) {
       row = document.createElement("div");
       row.className = "hand-row";
-      row.style.marginTop = i ? `${-(height * (1 - ROW_STEP))}px` : "0";
+      row.style.marginTop = i ? `${-(height - Math.min(height, Math.max(TAP, height * ROW_STEP)))}px` : "0";
       box.append(row);
     }
     const b = cardFace(card, { tag: pick ? "button" : "span" });

@@ -54,7 +54,8 @@ function seatEl(seat, scene, bottom) {
   }
   if (seat.clock) who.append(clockEl(seat.clock));
   const open = seat.open && !(bottom && scene.hand);
-  if (open || bottom) who.append(countBadge(seat.count));
+  if (open) box.classList.add("open-hand");
+  who.append(countBadge(seat.count));
   if (seat.warn) {
     const w = el("span", "warn", t(seat.warn === 1 ? "one-left" : "two-left"));
     w.dataset.testid = `warn-${seat.seat}`;
@@ -70,7 +71,7 @@ function seatEl(seat, scene, bottom) {
   // The cards it holds: face up when shown (or at the end), else a fan of backs.
   const left = el("div", "left");
   if (open) left.append(cardRow(cardsOf(seat.open), { cls: "open", from: seat.kitty ? cardsOf(seat.kitty) : null }));
-  else if (!bottom) left.append(backs(seat.count), countBadge(seat.count));
+  else if (!bottom) left.append(backs(seat.count));
   else if (!scene.hand) left.append(backs(seat.count));
   if (left.childNodes.length) box.append(left);
   const last = el("div", "last");
@@ -245,4 +246,5 @@ export function draw(scene) {
   drawResult(scene);
   $("facts").hidden = scene.over;
   $("felt").dataset.over = scene.over ? "yes" : "no";
+  document.body.dataset.over = scene.over ? "yes" : "no";
 }

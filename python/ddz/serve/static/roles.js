@@ -45,16 +45,17 @@ export function readRoles(preset, fields, players, me, nameOf) {
     if (!schema) { console.warn("ddz: no schema for role", key); continue; }
     const name = schema.label ? label(schema.label) : "";
     const fact = (...parts) => facts.push(told(key, schema, sentence(...parts)));
+    const help = roleHelp(key, schema.doc);
     switch (schema.type) {
       case "seat":
-        badge(value, key, name);
+        badge(value, key, name, null, key, help);
         if (schema.others) for (let s = 0; s < players; s++) if (s !== value) badge(s, `${key}:others`, label(schema.others), null, "farmer");
         break;
       case "seats":
-        for (const s of value) badge(s, key, name);
+        for (const s of value) badge(s, key, name, null, key, help);
         break;
       case "seat_card":
-        badge(value.seat, key, name, value.card, key, roleHelp(key, schema.doc));
+        badge(value.seat, key, name, value.card, key, help);
         break;
       case "sides":
         for (const [side, seats] of Object.entries(value)) for (const s of seats) badge(s, key, label(schema.values[side]), null, `${key}-${side}`);

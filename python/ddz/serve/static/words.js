@@ -372,7 +372,7 @@ export function eventHelp(name) {
 }
 
 // Tooltips for the roles a player may not know, in both languages; the
-// engine's own description (English) for the others.
+// engine's own description for the others, in English only.
 const ROLE_HELP = {
   marked: L("The marked card: its holder's role follows from it (see Rules)", "标记牌：持有者的身份由它决定（见规则）"),
   called: L("The card the main landlord named: whoever holds the other copy is the deputy, secretly until it is played", "正地主叫的牌：持有另一张的人是副地主，出牌前不公开"),
@@ -385,7 +385,7 @@ const ROLE_HELP = {
 };
 export function roleHelp(key, doc) {
   if (ROLE_HELP[key]) return pick(ROLE_HELP[key]);
-  return doc || "";
+  return lang === "en" ? doc || "" : ""; // the engine's descriptions are English only
 }
 
 // The schema of a role key in a preset (undefined when unknown).
