@@ -398,10 +398,16 @@ def test_a_timeout_passes_when_it_may_and_counts_toward_autoplay() -> None:
     table, _ = served({"turn_seconds": 10, "autoplay_after": 1, "bot_delay_ms": 0})
     assert table.clock is not None
     assert table.timeout(table.clock["deadline_ms"] - 1) is None  # not yet
-    entries = table.timeout(table.clock["deadline_ms"])
+    pushed = []
+    entries = table.timeout(table.clock["deadline_ms"], lambda: pushed.append(table.version))
     assert entries is not None
-    assert [e.action for e in entries[:3]] == ["@timeout:0", "pass", "@auto:0:1"]
+    assert [(e.seat, e.action, e.key) for e in entries[:2]] == [
+        (0, "pass", None),
+        (None, "@auto:0:1", None),
+    ]
     assert table.autoplay == {0}
+    # Every version its own push: the timeout's, 托管's, then each bot step's.
+    assert pushed == list(range(1, table.version + 1))
 
 
 def test_a_bad_bot_seat_is_refused_before_the_cost_search(tmp_path, monkeypatch) -> None:

@@ -34,9 +34,9 @@ SEED_LIMIT = 2**63
 MAX_BOT_STEPS = 20_000
 NEXT = "@next:"
 CLOSE = "@close"
-#: '@timeout:S': the clock ran out on seat S (the server's action for it follows);
-#: '@auto:S:1' / '@auto:S:0': seat S went into or out of 托管.
-TIMEOUT = "@timeout:"
+#: '@auto:S:1' / '@auto:S:0': seat S went into or out of 托管. (A timeout's
+#: action is the seat's entry without a key; the timeouts in a row are kept
+#: in the store's room state, ServedTable.room_state.)
 AUTO = "@auto:"
 
 #: Where a seat's used keys are looked up: (seat, key) -> (action, cards) or None.
@@ -165,9 +165,6 @@ class ServedTable:
                 self._start_next(seed)
         elif e.action == CLOSE:
             self.closed = True
-        elif e.action.startswith(TIMEOUT):
-            seat = int(e.action[len(TIMEOUT) :])
-            self.misses[seat] = self.misses.get(seat, 0) + 1
         elif e.action.startswith(AUTO):
             who, on = e.action[len(AUTO) :].split(":")
             self._set_autoplay(int(who), on == "1")
@@ -358,21 +355,24 @@ class ServedTable:
         if seat != self.game.to_act:  # a stale clock: nothing to do but drop it
             self._arm_clock()
             return None
-        entries = [Entry(None, f"{TIMEOUT}{seat}")]
+        # The server's action for a person's seat is the one entry of that
+        # seat without a key (a person's own always has one).
         self.misses[seat] = self.misses.get(seat, 0) + 1
-        self._count()
         if "pass" in self.game.legal_actions():
             self._step("pass")
             self._count()
-            entries.append(Entry(seat, "pass"))
+            entries = [Entry(seat, "pass")]
         else:
-            entries.append(self._bot_act(autoplay_kind(self.room, self.bots)))
+            entries = [self._bot_act(autoplay_kind(self.room, self.bots))]
+        self._arm_clock()
+        if on_step:  # each version its own push, as every change's
+            on_step()
         after = self.room.autoplay_after
         if after and self.misses[seat] >= after and seat not in self.autoplay:
             entries.append(self._autoplay_entry(seat, True))
-        self._arm_clock()
-        if on_step:
-            on_step()
+            self._arm_clock()
+            if on_step:
+                on_step()
         return entries + self._answer(on_step)
 
     def set_autoplay(
