@@ -110,7 +110,7 @@ def preset_glance() -> str:
         out.append(f"- **`{preset}`**:")
         for s in sentences:
             if all(_meets(rules.get(k), v) for k, v in s.get("when", {}).items()):
-                text = re.sub(r"\{(\w+)\}", lambda m: str(rules[m.group(1)]), s["en"])
+                text = re.sub(r"\{(\w+)\}", lambda m, r=rules: str(r[m.group(1)]), s["en"])
                 out.append(f"  {text}")
     return "\n".join(out) + "\n"
 
