@@ -14,9 +14,9 @@ const TAP = 44;
 const MAX_STEP = 0.8;
 const ROW_STEP = 0.5; // of a card's height, or TAP px when that is more
 
-function rows(n, width, cardWidth) {
+function rows(n, width, cardWidth, tap) {
   if (n <= 1) return [n, cardWidth];
-  const least = Math.min(cardWidth, Math.max(TAP, cardWidth * 0.5));
+  const least = Math.min(cardWidth, Math.max(tap, cardWidth * 0.5));
   const fits = Math.max(1, Math.floor((width - cardWidth) / least) + 1);
   const count = Math.ceil(n / fits);
   const perRow = Math.ceil(n / count);
@@ -26,8 +26,9 @@ function rows(n, width, cardWidth) {
 
 // Draw `text` (the hand) into `box`; `pick` (null: not selectable) is
 // {selected: Set of indices, focus, toggle(i), range(from, to, on), key(event, i)};
-// `kitty`: the kitty's cards when they joined this hand (marked).
-export function drawHand(box, text, pick, kitty = null) {
+// `kitty`: the kitty's cards when they joined this hand (marked); `compact`:
+// a hand only to look at (a replay's), with no tap target to keep.
+export function drawHand(box, text, pick, kitty = null, { compact = false } = {}) {
   const cards = cardsOf(text || "");
   box.replaceChildren();
   box.hidden = text === null || text === undefined; // a spectator has none; an empty hand stays
@@ -38,7 +39,8 @@ export function drawHand(box, text, pick, kitty = null) {
   const cardWidth = probe.getBoundingClientRect().width || 40;
   const height = probe.getBoundingClientRect().height || 56;
   probe.remove();
-  const [perRow, step] = rows(cards.length, box.clientWidth - 8, cardWidth);
+  const tap = compact ? 0 : TAP;
+  const [perRow, step] = rows(cards.length, box.clientWidth - 8, cardWidth, tap);
   box.title = pick ? t("keys-help") : "";
   const fromKitty = kitty ? cardsOf(kitty) : [];
   let row = null;
@@ -46,7 +48,7 @@ export function drawHand(box, text, pick, kitty = null) {
     if (i % perRow === 0) {
       row = document.createElement("div");
       row.className = "hand-row";
-      row.style.marginTop = i ? `${-(height - Math.min(height, Math.max(TAP, height * ROW_STEP)))}px` : "0";
+      row.style.marginTop = i ? `${-(height - Math.min(height, Math.max(tap, height * ROW_STEP)))}px` : "0";
       box.append(row);
     }
     const b = cardFace(card, { tag: pick ? "button" : "span" });

@@ -50,7 +50,7 @@ export function redrawReplay() {
   scene.rules = rep.rules;
   rep.fresh = 0;
   draw(scene);
-  drawHand($("hand"), scene.hand, null);
+  drawHand($("hand"), scene.hand, null, null, { compact: true });
   $("slider").value = rep.at;
   $("step").textContent = t("step-of", { i: rep.at, n });
   const frame = rep.data.frames[rep.at];
