@@ -258,8 +258,8 @@ def test_play_a_deal_through_stdin() -> None:
     assert any(f"A{s} A{t} A{u}" in hand_line for s, t, u in ("♦♣♥", "dch"))
     assert "is the hint)" in p.stdout  # the suggested play is named
     # The result table: one row per seat (seat, role, cards left, score,
-    # outcome); scores sum to 0.
-    row = r"^\W*(\d)\W+(?:[a-z ]+\W+)?\d+\W+([+-]\d+)\W+(won|lost)"
+    # running total, outcome); scores sum to 0.
+    row = r"^\W*(\d)\W+(?:[a-z ]+\W+)?\d+\W+([+-]\d+)\W+[+-]\d+\W+(won|lost)"
     rows = re.findall(row, p.stdout, re.MULTILINE)
     assert [int(seat) for seat, _, _ in rows] == [0, 1, 2]
     assert sum(int(score) for _, score, _ in rows) == 0

@@ -7,7 +7,7 @@
     ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
     ddz simulate PRESET -n GAMES --ray [ADDRESS]   # the same deals on a Ray cluster
     ddz eval PRESET A B -n DEALS [--protocol douzero|full] [--json]  # A against B, WP and ADP
-    ddz play PRESET [--seat N] [--seed S] [--bots K] # play one deal against built-in agents
+    ddz play PRESET [--seat N] [--seed S] [--bots K] # play deals against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
     ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
     ddz replay RECORD.json [--port P]              # a finished deal's replay in the browser
@@ -134,9 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
         sub,
         "play",
         cmd_play,
-        help="play one deal in the terminal against built-in agents",
-        description="Play one deal against built-in opponents (--bots: greedy, the default, "
-        "random or search). At your turn type cards "
+        help="play deals in the terminal against built-in agents, with a running score",
+        description="Play against built-in opponents (--bots: greedy, the default, random, "
+        "search, or search:1 to search:8 for the search's levels), a deal at a time with a "
+        "running score. At your turn type cards "
         "(33, 10 J Q, 3♣ or 3c), a word (pass, bid 2) or #N for option N; "
         "'help' in the game says more.",
     )
@@ -144,9 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")
     play.add_argument(
         "--bots",
-        choices=["greedy", "random", "search"],
         default="greedy",
-        help="the opponents: GreedyAgent, RandomAgent or SearchAgent (docs/bots.md)",
+        metavar="KIND",
+        help="the opponents: greedy (default), random, search or search:1 ... search:8 "
+        "(docs/bots.md)",
     )
 
     bench = _command(

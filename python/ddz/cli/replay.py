@@ -128,7 +128,8 @@ def print_replay(name: str, record: str) -> int:
     }
     console.print("\nroles: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in known.items()))
     winners = result["winners"]
-    who = f"seat {winners[0]} wins" if len(winners) == 1 else f"seats {winners} win"
+    named = ", ".join(str(s) for s in winners[:-1]) + f" and {winners[-1]}"
+    who = f"seat {winners[0]} wins" if len(winners) == 1 else f"seats {named} win"
     stake = ", ".join(f"{name} {effect}" for name, effect in result["events"]) or "nothing"
     console.print(f"{who} at ×{result['multiplier']} ({stake}); scores {result['scores']}")
     return 0

@@ -71,7 +71,8 @@ class Game(Table):
             result = self.result
             assert result is not None  # set once the deal is over
             seats = result["winners"]
-            who = f"seat {seats[0]} wins" if len(seats) == 1 else f"seats {seats} win"
+            named = ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+            who = f"seat {seats[0]} wins" if len(seats) == 1 else f"seats {named} win"
             return f"<{head}: over, {who} at ×{result['multiplier']}, scores {result['scores']}>"
         left = [len(self.counts(s)) for s in range(self.rules.players)]
         return f"<{head}: {self.phase}, seat {self.to_act} to act, cards left {left}>"
