@@ -636,7 +636,14 @@ def test_every_role_event_and_decision_has_words(page) -> None:
         return w.roleSchema('six-player-2v4', 'public_mark');""",
         ddz.Rules("six-player-2v4").roles(),
     )
-    assert mark == {"type": "seat_card", "label": {"en": "Public mark", "zh": "明牌"}}
+    assert mark == {
+        "type": "seat_card",
+        "label": {"en": "Public mark", "zh": "明牌"},
+        # the engine's description: the tooltip in English where the page has none of its own
+        "doc": next(
+            r["doc"] for r in ddz.Rules("six-player-2v4").roles() if r["key"] == "public_mark"
+        ),
+    }
 
 
 def test_every_word_in_both_languages(page) -> None:
@@ -713,8 +720,8 @@ def test_a_chinese_browser_starts_in_chinese(page, server: Server) -> None:
 
 
 def test_cards_are_drawn_not_lettered(page) -> None:
-    """Tens as 10, both jokers and the wild card drawn by the page; a played
-    wild card shows the rank it stood for."""
+    """Tens as 10, both jokers (labelled) and the wild card drawn by the page;
+    a played wild card shows the rank it stood for."""
     got = page.execute_script(
         """const c = await import('/static/cards.js');
         const face = (card) => { const e = c.cardFace(card); return [e.textContent, e.title,
@@ -725,8 +732,9 @@ def test_cards_are_drawn_not_lettered(page) -> None:
                 wild: [wild.textContent, wild.title], stands: c.playOf('522L=5222').stands};"""
     )
     assert got["ten"][0] == "10" and got["ten"][1] == "10 hearts" and got["ten"][2] == 2
-    assert got["small"][:3] == ["", "Small joker", 2] and "small" in got["small"][3]
-    assert got["big"][:3] == ["", "Big joker", 2] and "big" in got["big"][3]
+    # A joker's corner says JOKER (its rank, read downwards), with a star below.
+    assert got["small"][:3] == ["JOKER", "Small joker", 1] and "small" in got["small"][3]
+    assert got["big"][:3] == ["JOKER", "Big joker", 1] and "big" in got["big"][3]
     assert got["laizi"][1] == "Wild card" and "wild" in got["laizi"][3]
     assert got["wild"] == ["4", "wild card as 4"]
     assert got["stands"] == ["2"]
