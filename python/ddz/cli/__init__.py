@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("-n", "--games", type=int, default=10_000, help="number of deals")
     sim.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    sim.add_argument("--policy", choices=["random", "greedy", "search"], default="random")
+    sim.add_argument("--policy", choices=["random", "greedy", "search", "rule"], default="random")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument(
         "--ray",

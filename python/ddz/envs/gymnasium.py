@@ -129,9 +129,8 @@ class SeatEnv(gymnasium.Env):
     def step(self, action: Any):
         if self._done:
             raise RuntimeError("the deal is over: call reset()")
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action is an int (an action id), not {action!r}")
-        index = self.form.legal_index(int(action), self._picks)
+        action = _scalar_action(action)
+        index = self.form.legal_index(action, self._picks)
         if index is None:
             if self._illegal == "raise" or not self.action_space.contains(action):
                 raise ValueError(f"action {action} is not legal now (see obs['action_mask'])")
@@ -156,6 +155,16 @@ class SeatEnv(gymnasium.Env):
 
     def render(self) -> str | None:
         return self._deal.text() if self.render_mode == "ansi" else None
+
+
+def _scalar_action(action: Any) -> int:
+    """An action id as an int: a Python or numpy integer, or a 0-d integer array (what
+    `action_space.sample()` and a policy's `argmax` give); else a TypeError."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an int (an action id), not {action!r}")
+    return int(action)
 
 
 def _copy(obs: dict[str, Any]) -> dict[str, Any]:
@@ -185,8 +194,10 @@ class VectorSeatEnv(VectorEnv):
     - Autoreset: `AutoresetMode.SAME_STEP`. An env whose deal ended or was cut
       already shows its next deal; the learner's view of the ended one is in
       `infos["final_obs"]` (a dict of arrays, rows valid where `infos["_final_obs"]`),
-      its result in `infos` (`scores`, `winners`, `multiplier`, `length`, `episode`,
-      `landlord`).
+      its result in `infos` (`scores`, `winners`, `multiplier`, `length`, `deal` (the
+      deal's number in the env's series: `VecEnv`'s `episode`, renamed so that
+      `gymnasium.wrappers.vector.RecordEpisodeStatistics` can write `episode`),
+      `landlord`, `bombs`).
     - An illegal id raises `ValueError` (`ddz.IllegalAction`) and no env moves:
       sample legal ids from `infos`, or with `action_mask=True` from the mask.
     """
@@ -277,6 +288,9 @@ class VectorSeatEnv(VectorEnv):
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, rewards, terminated, truncated, info = self.vec.step(actions, by="id")
         out, infos = self._split(obs)
+        # Gymnasium's RecordEpisodeStatistics writes infos["episode"]: the deal's
+        # number in the env's series is infos["deal"] here.
+        info["deal"] = info.pop("episode")
         infos.update(info)
         infos["_final_obs"] = terminated | truncated
         return out, rewards, terminated, truncated, infos

@@ -76,9 +76,15 @@ pub const MAX_HISTORY: usize = 256;
 pub enum Reward {
     /// The seat's score by the preset's scoring.
     Score,
+    /// +1 to every seat of the winning side, -1 to every seat of the
+    /// losing side (DouZero's "wp" objective, per seat).
+    WinLoss,
     /// The winners share +1 and the losers -1 (each side's seats split
     /// its ±1 evenly), so every deal sums to 0.
-    WinLoss,
+    WinSplit,
+    /// ±2^bombs to every seat of the winning / losing side, `bombs` the
+    /// bombs (rockets included) played in the deal: DouZero's "adp".
+    Adp,
 }
 
 /// Whose reward a step returns.
@@ -135,6 +141,7 @@ per_env!(Outcome, OutcomeRow, |d| {
     length: i32 = [],
     episode: i64 = [],
     landlord: i8 = [],
+    bombs: i32 = [],
 });
 
 /// The legal actions of every env in CSR form: env `i`'s are rows
@@ -229,6 +236,7 @@ fn clear(out: &mut OutcomeRow<'_>) {
     out.length[0] = 0;
     out.episode[0] = 0;
     out.landlord[0] = -1;
+    out.bombs[0] = 0;
 }
 
 /// What a pass over the envs does to each.
@@ -714,17 +722,21 @@ impl VecEnv {
             ids: ids.as_deref(),
         };
         let roles = &self.roles;
+        // A seat that searches costs milliseconds a decision: one env per
+        // task, and a pool at any batch size, so that every thread works.
+        let searching = self.seats.searches();
+        let per_task = if searching { 1 } else { MIN_ENVS };
         let mut obs = std::mem::take(&mut self.obs);
         let mut outcome = std::mem::take(&mut self.outcome);
         let mut fin = self.final_obs.take();
         {
             let mut obs_all = obs.all();
             let mut out_all = outcome.all();
-            let obs_blocks = obs_all.blocks(&dims, MIN_ENVS);
-            let out_blocks = out_all.blocks(&dims, MIN_ENVS);
+            let obs_blocks = obs_all.blocks(&dims, per_task);
+            let out_blocks = out_all.blocks(&dims, per_task);
             let mut fin_all = fin.as_mut().map(Obs::all);
             let fin_blocks: Vec<Option<ObsRow<'_>>> = match fin_all.as_mut() {
-                Some(f) => f.blocks(&dims, MIN_ENVS).into_iter().map(Some).collect(),
+                Some(f) => f.blocks(&dims, per_task).into_iter().map(Some).collect(),
                 None => (0..obs_blocks.len()).map(|_| None).collect(),
             };
             let block = |b: usize,
@@ -734,7 +746,7 @@ impl VecEnv {
                          mut f: Option<ObsRow<'_>>,
                          counts: &mut [usize]| {
                 for (k, env) in envs.iter_mut().enumerate() {
-                    let i = b * MIN_ENVS + k;
+                    let i = b * per_task + k;
                     let mut out = r.env(k, &dims);
                     let mut fin_row = f.as_mut().map(|f| f.env(k, &dims));
                     let moved = match job {
@@ -772,22 +784,22 @@ impl VecEnv {
             };
             let envs = &mut self.envs;
             let counts = &mut self.counts;
-            if serial(envs.len(), self.options.threads) {
+            if !searching && serial(envs.len(), self.options.threads) {
                 // No pool to wake: for a few envs that costs more than the work.
-                envs.chunks_mut(MIN_ENVS)
+                envs.chunks_mut(per_task)
                     .zip(obs_blocks)
                     .zip(out_blocks)
                     .zip(fin_blocks)
-                    .zip(counts.chunks_mut(MIN_ENVS))
+                    .zip(counts.chunks_mut(per_task))
                     .enumerate()
                     .for_each(|(b, ((((e, o), r), f), c))| block(b, e, o, r, f, c));
             } else {
                 on_pool(self.options.threads, || {
-                    envs.par_chunks_mut(MIN_ENVS)
+                    envs.par_chunks_mut(per_task)
                         .zip(obs_blocks)
                         .zip(out_blocks)
                         .zip(fin_blocks)
-                        .zip(counts.par_chunks_mut(MIN_ENVS))
+                        .zip(counts.par_chunks_mut(per_task))
                         .enumerate()
                         .for_each(|(b, ((((e, o), r), f), c))| block(b, e, o, r, f, c));
                 });
