@@ -7,7 +7,7 @@
    at every state a `ddz.Game` on the same deal and history asks the port
    (`Game.policy_choice("rule")`). The agent draws at random only where it
    cannot follow and the seat it follows is not its partner; so each side is
-   asked under four random states: a state where both sides answer the same
+   asked under sixteen random states: a state where both sides answer the same
    one action is *determined*, and there the two must agree; a state where
    both draw is *drawn* (each draws uniformly among all the legal answers,
    pass included); any other outcome counts as a disagreement.
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ddz  # noqa: E402
 
-DRAWS = 4
+DRAWS = 16
 
 
 def has_rlcard() -> bool:

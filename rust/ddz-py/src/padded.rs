@@ -46,7 +46,14 @@ pub(crate) fn check_room(offsets: &[i64], c: usize) -> PyResult<()> {
 
 /// Env `i`'s legal rows padded to `c` columns into `out` (`width` values a
 /// row), `pad` where env `i` has fewer.
-fn pad_rows<T: Copy>(src: &[T], offsets: &[i64], c: usize, width: usize, pad: T, out: &mut [T]) {
+pub(crate) fn pad_rows<T: Copy>(
+    src: &[T],
+    offsets: &[i64],
+    c: usize,
+    width: usize,
+    pad: T,
+    out: &mut [T],
+) {
     out.fill(pad);
     for (i, w) in offsets.windows(2).enumerate() {
         let (a, b) = (w[0] as usize, w[1] as usize);

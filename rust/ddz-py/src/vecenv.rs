@@ -47,6 +47,15 @@ pub struct PyVecEnv {
     max_actions: Option<usize>,
 }
 
+/// The card rows of `m` legal actions as 16-slot rows.
+fn rows16(flat: &[u8]) -> impl Iterator<Item = [u8; 16]> + '_ {
+    flat.chunks_exact(16).map(|c| {
+        let mut r = [0u8; 16];
+        r.copy_from_slice(c);
+        r
+    })
+}
+
 /// The keys of the returned dicts as Python strings, made once: a key
 /// made afresh would be hashed again at every step.
 struct Names {
@@ -501,6 +510,7 @@ impl PyVecEnv {
             if let Some(mask) = &sh.mask {
                 out.set_item(self.names.action_mask.bind(py), mask.bind(py))?;
             }
+            self.add_douzero(py, &out)?;
             self.add_padded(py, &out)?;
             return Ok(out);
         }
@@ -533,8 +543,45 @@ impl PyVecEnv {
                 array(py, mask.into(), &shape)?,
             )?;
         }
+        self.add_douzero(py, &out)?;
         self.add_padded(py, &out)?;
         Ok(out)
+    }
+
+    /// With `features="douzero"`, DouZero's features: the env's context,
+    /// history and position rows, and each legal action's features (from the
+    /// CSR rows of `out`).
+    fn add_douzero(&self, py: Python<'_>, out: &Bound<'_, PyDict>) -> PyResult<()> {
+        let Some(dz) = self.env.douzero() else {
+            return Ok(());
+        };
+        let (n, l) = (self.env.num_envs(), &dz.layout);
+        let h = ddz_core::vecenv::douzero::HISTORY;
+        out.set_item("douzero_context", fresh(py, &dz.context, &[n, l.width])?)?;
+        out.set_item(
+            "douzero_history",
+            fresh(py, &dz.history, &[n, h, l.features])?,
+        )?;
+        out.set_item("douzero_position", fresh(py, &dz.position, &[n])?)?;
+        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+            out.get_item(k)?
+                .ok_or_else(|| value_error(format!("no {k} for the douzero features")))
+        };
+        let (cards, reps) = (get("legal_cards")?, get("legal_represents")?);
+        let cards = cards.cast::<PyArray2<u8>>()?.readonly();
+        let reps = reps.cast::<PyArray2<u8>>()?.readonly();
+        let (cards, reps) = (cards.as_slice()?, reps.as_slice()?);
+        let m = cards.len() / 16;
+        let af = l.action_features;
+        let mut rows = vec![0i8; m * af];
+        for ((c, r), o) in rows16(cards)
+            .zip(rows16(reps))
+            .zip(rows.chunks_exact_mut(af))
+        {
+            l.action(&c, &r, o);
+        }
+        out.set_item("douzero_actions", fresh(py, &rows, &[m, af])?)?;
+        Ok(())
     }
 
     /// With `max_actions`, the padded tensors, read off the CSR arrays of `out`.
@@ -542,6 +589,25 @@ impl PyVecEnv {
         let Some(c) = self.max_actions else {
             return Ok(());
         };
+        if let Some(dz) = self.env.douzero() {
+            let af = dz.layout.action_features;
+            let offsets = out.get_item("legal_offsets")?.expect("written");
+            let offsets = offsets.cast::<PyArray1<i64>>()?.readonly();
+            let feats = out.get_item("douzero_actions")?.expect("written");
+            let feats = feats.cast::<PyArray2<i8>>()?.readonly();
+            crate::padded::check_room(offsets.as_slice()?, c)?;
+            let n = offsets.as_slice()?.len() - 1;
+            let mut padded = vec![0i8; n * c * af];
+            crate::padded::pad_rows(
+                feats.as_slice()?,
+                offsets.as_slice()?,
+                c,
+                af,
+                0,
+                &mut padded,
+            );
+            out.set_item("padded_douzero", fresh(py, &padded, &[n, c, af])?)?;
+        }
         let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
             out.get_item(k)?
                 .ok_or_else(|| value_error(format!("no {k} to pad")))
@@ -770,13 +836,14 @@ impl PyVecEnv {
     /// opponents=None, ...)`; reset and ready to step (docs/rl.md).
     #[new]
     #[pyo3(
-        text_signature = "(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None, opponents=None, protocol='full', history=15, reward='score', reward_for='seat', max_redeals=10, max_decisions=None, legal_ids=False, action_mask=False, max_actions=None, final_obs=False, step_api='done', copy=True)"
+        text_signature = "(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None, opponents=None, protocol='full', history=15, reward='score', reward_for='seat', max_redeals=10, max_decisions=None, legal_ids=False, action_mask=False, max_actions=None, features=None, final_obs=False, step_api='done', copy=True)"
     )]
     #[pyo3(signature = (
         preset_or_rules, num_envs, seed = None, threads = None, *, seats = None, opponents = None,
         protocol = "full", history = 15, reward = "score", reward_for = "seat",
         max_redeals = Some(10), max_decisions = None, legal_ids = false,
-        action_mask = false, max_actions = None, final_obs = false, step_api = "done", copy = true
+        action_mask = false, max_actions = None, features = None, final_obs = false,
+        step_api = "done", copy = true
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -796,6 +863,7 @@ impl PyVecEnv {
         legal_ids: bool,
         action_mask: bool,
         max_actions: Option<usize>,
+        features: Option<&str>,
         final_obs: bool,
         step_api: &str,
         copy: bool,
@@ -846,6 +914,15 @@ impl PyVecEnv {
         }
         // A mask is made of the ids, and so are the padded ids: asking for
         // either numbers the actions too.
+        let douzero = match features {
+            None => false,
+            Some("douzero") => true,
+            Some(other) => {
+                return Err(value_error(format!(
+                    "features must be None or 'douzero', not {other:?}"
+                )))
+            }
+        };
         if max_actions == Some(0) {
             return Err(value_error("max_actions must be at least 1"));
         }
@@ -880,6 +957,7 @@ impl PyVecEnv {
             ids: table.as_ref().map(|t| t.get().table.clone()),
             mask: action_mask,
             final_obs,
+            douzero,
         };
         let engine = rules.get().shared_engine();
         let mut env = py

@@ -87,6 +87,8 @@ pub(super) struct Env {
     pub obs_pending: bool,
     /// The result of the env's one deal (`Dealing::Once`).
     pub finished: Option<Outcome>,
+    /// The play as DouZero's features read it (`Options::douzero`).
+    pub dz: Option<super::douzero::Log>,
 }
 
 impl Env {
@@ -111,6 +113,7 @@ impl Env {
             masked: Vec::new(),
             obs_pending: false,
             finished: None,
+            dz: None,
         }
     }
 
@@ -132,6 +135,9 @@ impl Env {
         self.turns = 0;
         self.bombs = 0;
         self.log.clear();
+        if let Some(dz) = self.dz.as_mut() {
+            dz.clear();
+        }
         let players = self.table.rules().players as usize;
         self.rngs = ctx.seats.generators(self.seed, self.episode, players);
     }
@@ -198,6 +204,9 @@ impl Env {
             }
             let leading = self.table.core().tricks().leading();
             self.log.record(seat, &action, leading);
+            if let Some(dz) = self.dz.as_mut() {
+                dz.record(seat, &action);
+            }
         }
     }
 

@@ -16,6 +16,7 @@
 //! first pass and `finish`. One env's stepping is [`env`]'s.
 
 pub mod arrays;
+pub mod douzero;
 mod env;
 pub mod ids;
 pub mod kinds;
@@ -113,6 +114,9 @@ pub struct Options {
     pub mask: bool,
     /// Write the acting seat's view of a deal as it ends or is cut.
     pub final_obs: bool,
+    /// Write DouZero's features of the seat to act (`douzero`; one-landlord
+    /// rule sets).
+    pub douzero: bool,
 }
 
 impl Default for Options {
@@ -127,6 +131,7 @@ impl Default for Options {
             ids: None,
             mask: false,
             final_obs: false,
+            douzero: false,
         }
     }
 }
@@ -284,6 +289,21 @@ pub struct VecEnv {
     side_mask: Vec<bool>,
     /// Answers of an `answer` call, by env (scratch).
     answers: Vec<usize>,
+    /// DouZero's features (`Options::douzero`): the layout, and per env the
+    /// context row, `z` and the position.
+    dz: Option<DouZero>,
+}
+
+/// DouZero's features of every env's seat to act.
+#[derive(Clone, Debug)]
+pub struct DouZero {
+    pub layout: douzero::Layout,
+    /// `[N, layout.width]`.
+    pub context: Vec<i8>,
+    /// `[N, HISTORY, layout.features]`.
+    pub history: Vec<i8>,
+    /// `[N]`: 0 the landlord, then the seats after it; -1 outside the play.
+    pub position: Vec<i8>,
 }
 
 impl VecEnv {
@@ -347,7 +367,22 @@ impl VecEnv {
             },
         };
         let ids = options.ids.as_ref().map_or(0, |t| t.len());
-        let env = Env::new(probe, seed, options.history);
+        let dz = match options.douzero {
+            true => {
+                let layout = douzero::Layout::new(engine.rules()).map_err(SetupError)?;
+                Some(DouZero {
+                    context: vec![0; num_envs * layout.width],
+                    history: vec![0; num_envs * douzero::HISTORY * layout.features],
+                    position: vec![-1; num_envs],
+                    layout,
+                })
+            }
+            false => None,
+        };
+        let mut env = Env::new(probe, seed, options.history);
+        if dz.is_some() {
+            env.dz = Some(douzero::Log::new(players));
+        }
         Ok(VecEnv {
             envs: vec![env; num_envs],
             engine,
@@ -373,6 +408,7 @@ impl VecEnv {
             side_legal: Legal::default(),
             side_mask: Vec::new(),
             answers: vec![usize::MAX; num_envs],
+            dz,
         }
         .with_buffers(ids))
     }
@@ -602,7 +638,57 @@ impl VecEnv {
         if self.options.mask {
             self.update_mask(parallel);
         }
+        if self.dz.is_some() {
+            self.write_douzero(parallel);
+        }
         Ok(total)
+    }
+
+    /// DouZero's features of each env waiting for a learner (zeros, and
+    /// position -1, for the others).
+    fn write_douzero(&mut self, parallel: bool) {
+        let Some(dz) = self.dz.as_mut() else {
+            return;
+        };
+        let layout = &dz.layout;
+        let (w, zw) = (layout.width, douzero::HISTORY * layout.features);
+        type Rows<'a> = (((&'a mut [i8], &'a mut [i8]), &'a mut i8), &'a Env);
+        let write = |(((ctx, z), pos), env): Rows<'_>| {
+            *pos = match (&env.dz, env.wait) {
+                (Some(log), Wait::Learner) if !env.table.is_over() => {
+                    let seat = env.table.to_act();
+                    douzero::write(layout, &env.table, seat, log, env.bombs, ctx, z)
+                }
+                _ => {
+                    ctx.fill(0);
+                    z.fill(0);
+                    -1
+                }
+            };
+        };
+        let (ctx, hist, pos) = (&mut dz.context, &mut dz.history, &mut dz.position);
+        let envs = &self.envs;
+        match parallel {
+            true => on_pool(self.options.threads, || {
+                ctx.par_chunks_mut(w)
+                    .zip(hist.par_chunks_mut(zw))
+                    .zip(pos.par_iter_mut())
+                    .zip(envs.par_iter())
+                    .with_min_len(MIN_ENVS)
+                    .for_each(write)
+            }),
+            false => ctx
+                .chunks_mut(w)
+                .zip(hist.chunks_mut(zw))
+                .zip(pos.iter_mut())
+                .zip(envs.iter())
+                .for_each(write),
+        }
+    }
+
+    /// DouZero's features of the last step (`Options::douzero`).
+    pub fn douzero(&self) -> Option<&DouZero> {
+        self.dz.as_ref()
     }
 
     /// Each env's row of the mask to its legal ids: the ids set before
