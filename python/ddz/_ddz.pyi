@@ -517,6 +517,7 @@ class VecEnv:
         legal_ids: bool = False,
         action_mask: bool = False,
         max_actions: int | None = None,
+        features: str | None = None,
         final_obs: bool = False,
         step_api: str = "done",
         copy: bool = True,

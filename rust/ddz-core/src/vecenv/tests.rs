@@ -158,8 +158,8 @@ fn win_and_adp_rewards_pay_every_seat_of_a_side_alike() {
                         Reward::Adp => 2f32.powi(out.bombs[i]),
                         _ => 1.0,
                     };
-                    for s in 0..p {
-                        let want = if winners[s] { scale } else { -scale };
+                    for (s, &won) in winners.iter().enumerate() {
+                        let want = if won { scale } else { -scale };
                         assert_eq!(out.reward[i * p + s], want, "{preset}");
                     }
                     ends += 1;
