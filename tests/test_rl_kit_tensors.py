@@ -96,3 +96,16 @@ def test_search_opponents_use_every_thread_and_agents_become_policies() -> None:
         oa, *_ = a.step(np.zeros(4, np.int64))
         ob, *_ = b.step(np.zeros(4, np.int64))
         np.testing.assert_array_equal(oa["hand"], ob["hand"])  # same decisions, any threads
+
+
+def test_seat_env_takes_the_new_policy_names() -> None:
+    pytest.importorskip("gymnasium")
+    from ddz.envs.gymnasium import SeatEnv
+
+    for opponents in ("rule", "search:playouts=4"):
+        env = SeatEnv("classic", seat=0, opponents=opponents)
+        obs, _ = env.reset(seed=0)
+        for _ in range(10):
+            obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            if terminated or truncated:
+                obs, _ = env.reset()

@@ -33,7 +33,8 @@ class SeatEnv(gymnasium.Env):
     """Seat `seat` of each deal is the learner; `opponents` play the other seats.
 
     `opponents`: one spec for every other seat or a list of one per other seat (in seat
-    order); a spec is "random", "greedy", a `ddz.agents`-style agent (`act(observation,
+    order); a spec is "random", "greedy", "rule", "search", "search:playouts=N", a
+    `ddz.agents`-style agent (`act(observation,
     legal)`) or a callable `fn(obs) -> legal index` on the seat's one-env `VecEnv`
     observation. The observation and actions are `ddz.envs.pettingzoo`'s.
 
@@ -175,7 +176,8 @@ class VectorSeatEnv(VectorEnv):
     """`num_envs` deals stepped in one call (`ddz.VecEnv`): seat `seat` of each is
     the learner, every other seat is played inside the step by `opponents`.
 
-    `opponents` is `VecEnv`'s: a built-in policy (`"random"`, `"greedy"`, `"search"`)
+    `opponents` is `VecEnv`'s: a built-in policy (`"random"`, `"greedy"`, `"rule"`,
+    `"search"`, `"search:playouts=N"`), a `ddz.agents.SearchAgent`
     or a callable given the observation arrays of all the envs it plays now and
     returning one legal index per env; one for every other seat or a list of one per
     other seat, in seat order.
