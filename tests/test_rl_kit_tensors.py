@@ -109,3 +109,18 @@ def test_seat_env_takes_the_new_policy_names() -> None:
             obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
             if terminated or truncated:
                 obs, _ = env.reset()
+
+
+def test_the_server_seats_rule_bots() -> None:
+    pytest.importorskip("starlette")
+    from ddz.serve.bots import BOT_KINDS, decide
+
+    assert BOT_KINDS["rule"].inline
+    rules = ddz.Rules("classic")
+    game = ddz.Game(rules, seed=5)
+    step = 0
+    while game.phase != "over":
+        action = decide("rule", rules, game, seed=step)
+        assert action in game.legal_actions()
+        game.step(action)
+        step += 1
