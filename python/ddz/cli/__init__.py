@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--policy",
         default="random",
-        help="every seat's policy: random (default), greedy, search, ... (docs/bots.md)",
+        help="every seat's policy: random (default), greedy, rule, search, ... (docs/bots.md)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument(

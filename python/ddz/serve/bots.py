@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 import ddz
-from ddz.agents import GreedyAgent, RandomAgent, SearchAgent
+from ddz.agents import GreedyAgent, RandomAgent, RuleAgent, SearchAgent
 
 
 class Agent(Protocol):
@@ -45,6 +45,9 @@ class BotKind:
 BOT_KINDS: dict[str, BotKind] = {
     "greedy": BotKind(lambda r, seed: GreedyAgent(), "GreedyAgent: its smallest play", True),
     "random": BotKind(lambda r, seed: RandomAgent(seed), "RandomAgent: any legal action", True),
+    "rule": BotKind(
+        lambda r, seed: RuleAgent(seed), "RuleAgent: RLCard's rule agent, ported to Rust", True
+    ),
     # One thread a decision: the lobby's workers already run tables side by side.
     "search": BotKind(
         lambda r, seed: SearchAgent(seed=seed, threads=1, rules=r),

@@ -5,7 +5,7 @@
 use crate::engine::Engine;
 use crate::play::Move;
 use crate::search::{self, SearchBudget};
-use crate::table::{Action, Legal, Rng, Table};
+use crate::table::{Action, Legal, Phase, Rng, Table};
 
 /// A built-in player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,32 +22,54 @@ pub enum Policy {
     /// the family keeps the sides secret from the seat, it plays as
     /// `Greedy`.
     Search(SearchBudget),
+    /// A port of RLCard 1.2.0's `DouDizhuRuleAgentV1` (the baseline DDZ
+    /// papers report): its play in the play phase, the greedy player's
+    /// choice in the other phases (RLCard has no auction). Built for
+    /// classic; in other presets it plays the same rules against the
+    /// landlord seat (docs/bots.md).
+    Rule,
 }
 
 impl Policy {
     /// Does this policy read the table's record (the cards played)? Then
     /// a simulation keeps the record of every deal it plays with it.
     pub fn reads_record(self) -> bool {
-        matches!(self, Policy::Search(_))
+        // The rule agent reads the trace's last entry (who passed last).
+        matches!(self, Policy::Search(_) | Policy::Rule)
     }
 
     /// Every built-in policy, as `ddz.simulate` names them.
-    pub const ALL: [Policy; 3] = [
+    pub const ALL: [Policy; 4] = [
         Policy::Random,
         Policy::Greedy,
         Policy::Search(SearchBudget::DEFAULT),
+        Policy::Rule,
     ];
+
+    /// The names `from_name` takes, for error messages.
+    pub const NAMES: &'static str = "random, greedy, search, search:playouts=N, rule";
 
     pub fn name(self) -> &'static str {
         match self {
             Policy::Random => "random",
             Policy::Greedy => "greedy",
             Policy::Search(_) => "search",
+            Policy::Rule => "rule",
         }
     }
 
-    /// The policy `name` names; `"search"` has the default budget.
+    /// The policy `name` names; `"search"` has the default budget, and
+    /// `"search:playouts=N"` N playouts a decision with no time limit
+    /// (so the same decisions on any machine).
     pub fn from_name(name: &str) -> Option<Policy> {
+        if let Some(n) = name.strip_prefix("search:playouts=") {
+            let playouts: u32 = n.parse().ok().filter(|&p| p >= 1)?;
+            return Some(Policy::Search(SearchBudget {
+                playouts,
+                budget_us: 0,
+                threads: 1,
+            }));
+        }
         Policy::ALL.into_iter().find(|p| p.name() == name)
     }
 
@@ -62,6 +84,11 @@ impl Policy {
             Policy::Random => rng.below(table.legal_unordered().len()),
             Policy::Greedy => greedy(table.engine(), table.legal_unordered()),
             Policy::Search(budget) => search::decide(table, budget, rng.next_u64()).index,
+            Policy::Rule if table.phase() == Phase::Play => {
+                let landlord = table.report().landlord();
+                search::rule_agent::choose(table, landlord, rng)
+            }
+            Policy::Rule => greedy(table.engine(), table.legal_unordered()),
         }
     }
 }

@@ -246,7 +246,6 @@ impl Search<'_> {
     }
 }
 
-#[cfg(test)]
-mod rule_agent;
+pub mod rule_agent;
 #[cfg(test)]
 mod tests;
