@@ -191,6 +191,8 @@ def main() -> None:
         n = str(args.tables + 10)
         cmd = [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db)]
         cmd += ["--max-tables", n, "--max-tables-per-client", n]
+        # Every client is this one address: lift its cap on connections too.
+        cmd += ["--max-connections-per-client", str(4 * args.tables + 64)]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for _ in range(200):

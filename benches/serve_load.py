@@ -229,6 +229,8 @@ async def run(args) -> dict:
     command = [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db)]
     # Every table is made from this one address: lift the per-client limit.
     command += ["--max-tables-per-client", str(max(args.tables, 1))]
+    # ... and its connections: one kept-alive HTTP connection and one WebSocket a table.
+    command += ["--max-connections-per-client", str(4 * args.tables + 64)]
     server = subprocess.Popen([*command, "--sync", args.sync])
     stats = Stats()
     try:

@@ -7,6 +7,7 @@ here, when the command runs, so the rest of the command line stays light.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .common import UsageError
 
@@ -14,6 +15,8 @@ SYNC = ("NORMAL", "FULL")
 #: Seconds SIGTERM waits for open connections (WebSockets included) to
 #: finish before the server closes them and exits.
 GRACEFUL_SHUTDOWN = 5
+#: Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005).
+SWITCH_INTERVAL = 0.0005
 
 
 def add_serve_command(sub: argparse._SubParsersAction) -> None:
@@ -137,6 +140,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     )
     _say_where_once_up(server, args)
+    # Worker threads (bots, replays, threaded tables) hold the GIL for up to
+    # the switch interval each time the event loop wants it back: 0.5 ms
+    # instead of Python's 5 ms keeps /healthz and the inline tables prompt
+    # while they compute (docs/server.md, Threads).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     server.run()
     return 0
 

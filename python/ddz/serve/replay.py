@@ -136,9 +136,9 @@ def replay_json(record: str) -> str:
 class Replays:
     """Replays built in their own threads, with limits per client and a cache."""
 
-    def __init__(self, share: float = REPLAY_SHARE, burst: float = REPLAY_BURST_SECONDS) -> None:
+    def __init__(self) -> None:
         self.pool = ThreadPoolExecutor(REPLAY_THREADS, thread_name_prefix="ddz-replay")
-        self.rate = RateLimit(share, burst)
+        self.rate = RateLimit(REPLAY_SHARE, REPLAY_BURST_SECONDS)
         self.busy = Slots(REPLAYS_AT_ONCE)
         self._kept: OrderedDict[str, str] = OrderedDict()
         self._kept_bytes = 0
