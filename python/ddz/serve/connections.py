@@ -119,7 +119,8 @@ def guarded_protocols(max_per_client: int, header_timeout: float, body_timeout: 
             self._timer = None
             if self.transport.is_closing():
                 return
-            if self.cycle is not None and self.cycle.response_started:
+            cycle = self.cycle  # the request being read, or the last one answered
+            if cycle is not None and cycle.response_started and not cycle.response_complete:
                 self.transport.abort()  # mid-reply: nothing sensible to add
                 return
             _reply(
