@@ -928,6 +928,15 @@ def test_a_scripted_deal_reads_and_feels_like_a_game(page, server: Server) -> No
     click_cards(page, "4")
     play_selected(page)
     assert by_testid(page, "warn-0").text == "1 card left!"
+    # The badge pulses, unless the system asks for less motion.
+    motion = "return getComputedStyle(document.querySelector('[data-testid=warn-0]')).animationName"
+    assert page.execute_script(motion) == "pulse"
+    page.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]},
+    )
+    assert page.execute_script(motion) == "none"
+    page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     # The bots played 5 and 6: nothing beats it, and the pass is offered at once.
     view = live_view(page)["observation"]
     assert view["legal_actions"] == ["pass"]

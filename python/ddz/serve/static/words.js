@@ -150,6 +150,7 @@ const KINDS = {
 
 const BOTS = {
   greedy: L("Greedy bot", "贪心电脑"), random: L("Random bot", "随机电脑"), search: L("Search bot", "搜索电脑"),
+  rule: L("Rule bot", "规则电脑"),
 };
 
 // The page's own words. `{name}` is filled by t(key, {name: ...}).
