@@ -87,6 +87,7 @@ def create_app(
         finally:
             sweeper.cancel()
             lobby.shutdown()
+            app.state.replay_builder.shutdown()  # replays not begun are dropped
 
     app = FastAPI(
         title="ddz serve",
