@@ -913,6 +913,11 @@ def test_a_scripted_deal_reads_and_feels_like_a_game(page, server: Server) -> No
     plays = by_testid(page, "history").find_elements(By.CSS_SELECTOR, "li")
     tens = [r.text for r in plays[-3].find_elements(By.CSS_SELECTOR, ".card .rank")]
     assert tens == ["10"] * 4
+    # This seat's own play is drawn with the suits it played (the page kept them).
+    suited = [
+        c.get_attribute("data-card") for c in plays[-3].find_elements(By.CSS_SELECTOR, ".card")
+    ]
+    assert sorted(suited) == ["Tc", "Td", "Th", "Ts"]
     check_cards_readable(page, "a bomb of tens in the history")
     page.find_element(By.ID, "close-drawer").click()
     jokers = hand_index(page, ["X", "D"])

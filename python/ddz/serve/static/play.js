@@ -9,13 +9,13 @@ import { drawHand, moved } from "./hand.js";
 import { loadRuleWords } from "./rulewords.js";
 import { api, forgetSeat, heldSeat, newKey, subscribe } from "./net.js";
 import { $, draw, tickClock } from "./render.js";
-import { liveScene } from "./scene.js";
+import { isPlay, liveScene } from "./scene.js";
 import { actionWords, declareRoles, t } from "./words.js";
 
 export const live = {
   id: null, token: null, seat: null, view: null, bots: {}, rules: null, finalHands: null,
   selected: new Set(), focus: 0, hints: null, hintAt: -1, reading: null, feed: null,
-  fresh: 0, clock: null, passTimer: null,
+  fresh: 0, clock: null, passTimer: null, mine: {},
 };
 
 // A forced pass (nothing can beat the play) is sent by itself when the seat
@@ -39,7 +39,7 @@ export function toast(text) {
 export async function openTable(tableId, { watch = false } = {}) {
   closeTable();
   const held = watch ? null : heldSeat(tableId);
-  Object.assign(live, { id: tableId, token: held && held.token, seat: held ? held.seat : null, view: null, finalHands: null });
+  Object.assign(live, { id: tableId, token: held && held.token, seat: held ? held.seat : null, view: null, finalHands: null, mine: {} });
   document.body.dataset.page = "table";
   try {
     const [summary, rules, roles] = await Promise.all([api("GET", `/tables/${tableId}`),
@@ -112,7 +112,8 @@ function show(view) {
 export function redraw() {
   if (!live.view) return;
   const final = live.finalHands && !live.finalHands.pending ? live.finalHands : null;
-  draw(liveScene(live.view, { bots: live.bots, rules: live.rules, finalHands: final, fresh: live.fresh, clock: live.clock }));
+  draw(liveScene(live.view, { bots: live.bots, rules: live.rules, finalHands: final, fresh: live.fresh, clock: live.clock,
+    mine: live.mine[live.view.deal] || {} }));
   live.fresh = 0; // animate a play once, not again on a resize or a language change
   drawMyHand();
   drawControls();
@@ -320,8 +321,18 @@ function clear() {
 
 async function act(action, extra = {}) {
   toast("");
+  // The physical cards of this seat's own play, to draw its suits (the
+  // history the server sends holds ranks only): {deal: {history index: cards}}.
+  const picked = [...live.selected].sort((a, b) => a - b).map((i) => handCards()[i]).join("");
+  const at = live.view.observation.history.length;
+  const deal = live.view.deal;
   try {
-    show(await api("POST", `/tables/${live.id}/actions`, { body: { action, key: newKey(), ...extra }, token: live.token }));
+    const view = await api("POST", `/tables/${live.id}/actions`, { body: { action, key: newKey(), ...extra }, token: live.token });
+    const entry = view.observation.history[at];
+    const kept = picked && isPlay(action) && entry && entry[0] === live.seat && entry[1] === action;
+    if (kept) live.mine[deal] = { ...(live.mine[deal] || {}), [at]: picked };
+    show(view);
+    if (kept && live.view.version === view.version) redraw(); // its push may have come first
   } catch (e) {
     toast(t("error-prefix", { message: e.message }));
   }

@@ -115,7 +115,7 @@ function build({ preset, fields, players, me, bottom, bots, open, hand, kitty, h
 
 // A live view: `extra` holds the table's bots, its rules and, once the deal
 // is over, the cards every seat kept (GET /tables/{id}/hands).
-export function liveScene(view, { bots, rules, finalHands, fresh = 0, clock = null }) {
+export function liveScene(view, { bots, rules, finalHands, fresh = 0, clock = null, mine = {} }) {
   const o = view.observation;
   const me = view.seat;
   const players = o.hand_sizes.length;
@@ -129,7 +129,7 @@ export function liveScene(view, { bots, rules, finalHands, fresh = 0, clock = nu
     kitty: { cards: kittyCards, size: rules ? rules.kitty : 0 },
     history: o.history, deal: view.deal, scores: view.scores, stake: view.stake,
     selectable: o.legal_actions !== undefined,
-    fresh, clock, autoplay: view.autoplay || [], counter: view.counter || null,
+    fresh, clock, suited: { ...suitedOf(o.history), ...mine }, autoplay: view.autoplay || [], counter: view.counter || null,
     handSize: rules ? rules.hand_size : null, rules,
   });
 }
