@@ -553,6 +553,7 @@ def test_invitation_lobby_and_spectators(page, server: Server) -> None:
     page.get(invite)
     message = wait_for(page, lambda d: d.find_element(By.ID, "message").text)
     assert "opens no seat" in message
+    page.get_log("browser")  # that 403 is the point: no other error may follow
     # A spectator sees no hand and every seat's card count.
     page.execute_script("localStorage.removeItem('ddz-seats');")
     page.get(spectate)
