@@ -76,7 +76,7 @@ function seatEl(seat, scene, bottom) {
   if (left.childNodes.length) box.append(left);
   const last = el("div", "last");
   if (seat.last) {
-    const shown = actionEl(seat.last, scene.phase, "last-cards", seat.lastCards);
+    const shown = actionEl(seat.last, seat.lastPhase, "last-cards", seat.lastCards);
     if (seat.fresh) shown.classList.add("fresh");
     last.append(shown);
   }

@@ -40,6 +40,22 @@ export function lastActions(history, players, phase, toBeat) {
   return last;
 }
 
+// The auction phase a decision belongs to, from its own word, or for a bare
+// "pass" from the nearest decision around it (a pass among bids is "No bid"
+// even once the doubling has begun); `current` when nothing tells.
+const PHASE_OF = [[/^bid:|^call$/, "bid"], [/^grab$/, "grab"], [/kick$/, "kick"], [/double$/, "double"],
+  [/^(no-)?show$/, "show"], [/^(keep|reveal)$/, "reveal"], [/^side:/, "choose_side"], [/solo$|^call-friend$/, "call"]];
+const phaseOf = (action) => (PHASE_OF.find(([re]) => re.test(action)) || [null, null])[1];
+export function decisionPhase(history, i, current) {
+  for (let d = 0; d < history.length; d++) {
+    for (const j of d ? [i - d, i + d] : [i]) {
+      const p = j >= 0 && j < history.length && !isPlay(history[j][1]) ? phaseOf(history[j][1]) : null;
+      if (p) return p;
+    }
+  }
+  return current;
+}
+
 // The seats whose latest action is among the last `fresh` entries of the history
 // (what just happened, to animate), with their place in it.
 export function freshSeats(history, fresh) {
@@ -79,6 +95,7 @@ function build({ preset, fields, players, me, bottom, bots, open, hand, kitty, h
     count,
     open: open[s] || null,
     last: last[s],
+    lastPhase: lastAt[s] < 0 || fields.phase === "play" || fields.phase === "over" ? fields.phase : decisionPhase(history, lastAt[s], fields.phase),
     lastCards: lastAt[s] >= 0 ? cardsAt[lastAt[s]] || null : null,
     fresh: newSeats.has(s) && last[s] !== null,
     badges: roles.badges[s],
