@@ -27,10 +27,11 @@ from typing import Callable, NoReturn
 
 import ddz
 
+from .analyse import add_analyse_command
 from .bench import cmd_bench
 from .common import UsageError
 from .evaluate import add_eval_command
-from .play import cmd_play
+from .play import LEVELS, cmd_play
 from .query import cmd_classify, cmd_moves
 from .replay import add_replay_command
 from .serve import add_serve_command
@@ -115,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("-n", "--games", type=int, default=10_000, help="number of deals")
     sim.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    sim.add_argument("--policy", choices=["random", "greedy", "search"], default="random")
+    sim.add_argument("--policy", choices=["random", "greedy", "search"] + LEVELS, default="random")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument(
         "--ray",
@@ -132,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_play,
         help="play one deal in the terminal against built-in agents",
         description="Play one deal against built-in opponents (--bots: greedy, the default, "
-        "random or search). At your turn type cards "
+        "random, search or search:1 .. search:8, its levels). At your turn type cards "
         "(33, 10 J Q, 3♣ or 3c), a word (pass, bid 2) or #N for option N; "
         "'help' in the game says more.",
     )
@@ -140,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")
     play.add_argument(
         "--bots",
-        choices=["greedy", "random", "search"],
+        choices=["greedy", "random", "search"] + LEVELS,
         default="greedy",
         help="the opponents: GreedyAgent, RandomAgent or SearchAgent (docs/bots.md)",
     )
@@ -158,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_command(sub)
     add_serve_command(sub)
     add_replay_command(sub)
+    add_analyse_command(sub)
     solve = _command(
         sub,
         "solve",

@@ -335,11 +335,17 @@ def my_turn(console: Console, game: ddz.Game, me: int) -> bool:
         return True
 
 
+#: The search's levels as `--bots` and `--policy` name them.
+LEVELS = [f"search:{n}" for n in range(1, 9)]
+
+
 def make_bot(kind: str, rules: ddz.Rules, seed: int | None) -> Any:
     """The opponents' agent: one for every bot seat (each acts only for
     the seat it is asked about)."""
     if kind == "search":
         return SearchAgent(seed=seed, rules=rules)
+    if kind in LEVELS:
+        return SearchAgent(seed=seed, rules=rules, level=int(kind.split(":")[1]))
     if kind == "random":
         return RandomAgent(seed)
     return GreedyAgent()

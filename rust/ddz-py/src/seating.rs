@@ -33,8 +33,7 @@ pub(crate) fn opening_of(protocol: &str) -> PyResult<Opening> {
 }
 
 fn policy_names() -> String {
-    let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
-    names.join(", ")
+    Policy::NAMES.to_string()
 }
 
 impl Players {

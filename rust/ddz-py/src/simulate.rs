@@ -173,10 +173,9 @@ pub fn play_seated<'py>(
 /// A policy by name, naming the policies if there is none of that name.
 fn policy_named(name: &str) -> PyResult<Policy> {
     Policy::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
         value_error(format!(
             "unknown policy {name:?}; the policies are: {}",
-            names.join(", ")
+            Policy::NAMES
         ))
     })
 }
