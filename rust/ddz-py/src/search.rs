@@ -98,6 +98,13 @@ pub fn analyse_record<'py>(
     use ddz_core::table::Record;
     use ddz_core::Engine;
     let record = Record::parse(record).map_err(|e| value_error(e.to_string()))?;
+    let players = usize::from(record.rules.players);
+    if let Some(s) = seats.iter().find(|&&s| s >= players) {
+        return Err(value_error(format!(
+            "seats must be 0 to {}, not {s}",
+            players - 1
+        )));
+    }
     let engine = Engine::new(record.rules.clone()).map_err(value_error)?;
     let (tables, taken) =
         moments(&record, std::sync::Arc::new(engine)).map_err(|e| value_error(e.to_string()))?;

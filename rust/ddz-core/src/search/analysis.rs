@@ -53,6 +53,10 @@ pub struct Options {
 
 /// The solver's memory bound per position of an analysis.
 const SOLVE_MEMORY: usize = 64 << 20;
+/// Positions with more cards in hand than this are not solved: within an
+/// analysis's node bound the solver rarely answers there, and trying
+/// costs most of an analysis's time.
+pub const SOLVE_CARDS: usize = 30;
 
 /// The table before each of `record`'s actions and at its end (one more
 /// than its actions), and each action as the table took it.
@@ -90,6 +94,28 @@ pub fn analyse(
         threads: 1,
         ..options.budget
     };
+    // Each moment is solved once (the position after one decision is the
+    // one before the next), for seat 0's side; a seat on the other side
+    // holds the opposite verdict (someone goes out first).
+    let mut needed: Vec<usize> = wanted.iter().flat_map(|&i| [i, i + 1]).collect();
+    needed.sort_unstable();
+    needed.dedup();
+    let solve = |&j: &usize| forced_win(&tables[j], 0, options.solve_nodes);
+    let solved: Vec<Option<bool>> =
+        run_on(options.threads, || needed.par_iter().map(solve).collect());
+    let verdict = |j: usize, seat: usize| -> Option<bool> {
+        let t = &tables[j];
+        if let Some(r) = t.result() {
+            return Some(r.scores[seat] > 0);
+        }
+        let of_zero = solved[needed.binary_search(&j).ok()?]?;
+        let side = |s: usize| t.family().side_of(t.core(), s);
+        Some(if side(seat) == side(0) {
+            of_zero
+        } else {
+            !of_zero
+        })
+    };
     let one = |&i: &usize| {
         let (seat, played) = taken[i];
         let seed = Rng::for_game(options.seed, i as u64).next_u64();
@@ -100,14 +126,13 @@ pub fn analyse(
             options.k,
             Some(played),
         );
-        let solve = |t: &Table| forced_win(t, seat, options.solve_nodes);
         Moment {
             number: i,
             seat,
             played,
             ranked,
-            win_before: solve(&tables[i]),
-            win_after: solve(&tables[i + 1]),
+            win_before: verdict(i, seat),
+            win_after: verdict(i + 1, seat),
         }
     };
     run_on(options.threads, || wanted.par_iter().map(one).collect())
@@ -115,7 +140,8 @@ pub fn analyse(
 
 /// Does `seat`'s side hold a forced win on `table` (every hand known)?
 /// At the end of the deal: did it win. None where the solver does not
-/// answer within `nodes` positions, or does not play this position.
+/// answer within `nodes` positions, the hands hold more than
+/// `SOLVE_CARDS` cards, or the solver does not play this position.
 pub fn forced_win(table: &Table, seat: usize, nodes: u64) -> Option<bool> {
     if let Some(r) = table.result() {
         return Some(r.scores[seat] > 0);
@@ -125,7 +151,7 @@ pub fn forced_win(table: &Table, seat: usize, nodes: u64) -> Option<bool> {
     }
     let sp = table.position()?;
     let bound = Bound {
-        cards: usize::MAX,
+        cards: SOLVE_CARDS,
         nodes,
         memory: SOLVE_MEMORY,
     };

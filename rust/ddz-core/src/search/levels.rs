@@ -5,8 +5,12 @@
 //! grows as the level drops. The push only reorders candidates whose values
 //! are close (a candidate far behind is never played), and a play that
 //! empties the hand is always taken: a weak level misjudges, it does not
-//! flail. Level 8 is the default search, unchanged. docs/bots.md gives the
-//! presets and the Elo ladder measured over them.
+//! flail. The lowest levels also play some decisions by habit, the greedy
+//! player's move (the smallest play that beats, the lowest bid): the search
+//! at even a dozen playouts beats greedy clearly, so without habit level 1
+//! would sit far above greedy and the levels would crowd together. Level 8
+//! is the default search, unchanged. docs/bots.md gives the presets and the
+//! Elo ladder measured over them.
 
 use super::SearchBudget;
 use crate::table::Rng;
@@ -20,6 +24,10 @@ struct Preset {
     playouts: u32,
     budget_us: u32,
     noise: u16,
+    /// The chance (thousandths) a decision is made by habit: the greedy
+    /// player's move (the smallest play that beats, the lowest bid), as a
+    /// beginner plays without thinking.
+    habit: u16,
 }
 
 /// Levels 1 to 8, weakest first. The playouts grow by half to three
@@ -28,44 +36,52 @@ struct Preset {
 /// rarely reached, so their decisions repeat for a seed).
 const PRESETS: [Preset; TOP as usize] = [
     Preset {
+        playouts: 12,
+        budget_us: 5_000,
+        noise: 600,
+        habit: 600,
+    },
+    Preset {
+        playouts: 16,
+        budget_us: 5_000,
+        noise: 450,
+        habit: 400,
+    },
+    Preset {
         playouts: 24,
         budget_us: 5_000,
         noise: 300,
+        habit: 250,
     },
     Preset {
         playouts: 40,
         budget_us: 5_000,
-        noise: 220,
+        noise: 200,
+        habit: 120,
     },
     Preset {
-        playouts: 64,
-        budget_us: 5_000,
-        noise: 160,
-    },
-    Preset {
-        playouts: 100,
-        budget_us: 5_000,
-        noise: 110,
+        playouts: 80,
+        budget_us: 10_000,
+        noise: 120,
+        habit: 0,
     },
     Preset {
         playouts: 160,
-        budget_us: 10_000,
-        noise: 70,
-    },
-    Preset {
-        playouts: 280,
         budget_us: 20_000,
-        noise: 40,
+        noise: 60,
+        habit: 0,
     },
     Preset {
-        playouts: 500,
+        playouts: 400,
         budget_us: 30_000,
-        noise: 20,
+        noise: 25,
+        habit: 0,
     },
     Preset {
         playouts: 1000,
         budget_us: 40_000,
         noise: 0,
+        habit: 0,
     },
 ];
 
@@ -92,6 +108,13 @@ const LAST_INEXACT: u8 = 4;
 /// Does `level` solve small positions at the leaves?
 pub fn exact(level: u8) -> bool {
     level > LAST_INEXACT
+}
+
+/// Is the decision of `seed` at `level` one made by habit (the greedy
+/// player's move)?
+pub(super) fn by_habit(level: u8, seed: u64) -> bool {
+    let i = usize::from(level.clamp(1, TOP)) - 1;
+    Rng::for_game(seed, u64::MAX - 1).next_u64() % 1000 < u64::from(PRESETS[i].habit)
 }
 
 /// The largest push on a candidate's win rate at `level` (0 at the top).

@@ -117,6 +117,13 @@ pub fn decide(table: &mut Table, budget: SearchBudget, seed: u64) -> Decision {
                 ..Decision::default()
             };
         }
+        if levels::by_habit(budget.level, seed) {
+            let index = crate::policy::Policy::Greedy.choose(table, &mut Rng(seed));
+            return Decision {
+                index,
+                ..Decision::default()
+            };
+        }
     }
     let candidates = shortlist(&actions);
     let sampler = Sampler::new(table, seat);
