@@ -33,6 +33,7 @@ Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
 from ddz.agents import decide as _decide  # noqa: E402
+from ddz.analysis import analyse, hint  # noqa: E402
 from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
 from ddz.evaluate import evaluate  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
@@ -79,6 +80,8 @@ __all__ = [
     "Table",
     "VecEnv",
     "agents",
+    "analyse",
+    "hint",
     "default_threads",
     "evaluate",
     "play",

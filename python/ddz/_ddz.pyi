@@ -29,6 +29,7 @@ __all__ = [
     "simulate",
     "search_act",
     "policy_act",
+    "analyse_record",
     "Table",
     "ActionList",
     "IllegalAction",
@@ -88,6 +89,20 @@ def greedy_choice(legal: Sequence[_Action]) -> int:
     """The index `GreedyAgent` takes among `legal` (a moment's actions in
     `Game`'s order), chosen by the core's greedy player."""
 
+def analyse_record(
+    record: str,
+    seats: list[int],
+    k: int = 3,
+    seed: int = 0,
+    playouts: int | None = None,
+    budget_us: int | None = None,
+    threads: int | None = None,
+    solve_nodes: int = 200_000,
+) -> list[dict[str, Any]]:
+    """The numbers of `ddz.analyse`: for each decision of `seats` (all where empty)
+    with a choice, its number, seat, the action played, the ranked candidates as
+    (text, wp, low, high, samples) and the solver's win_before / win_after."""
+
 def search_act(
     rules: Rules,
     observation: str,
@@ -95,6 +110,7 @@ def search_act(
     playouts: int | None = None,
     budget_us: int | None = None,
     threads: int | None = None,
+    level: int | None = None,
 ) -> tuple[int, str] | None:
     """The search player's choice for the observation (its JSON): the index into the
     legal actions in Game's order and the action's text; None where no deal replays to
@@ -482,12 +498,21 @@ class Table:
         playouts: int | None = None,
         budget_us: int | None = None,
         threads: int | None = None,
+        level: int | None = None,
     ) -> int:
         """The search player's choice for the seat to act: an index into
         `legal_actions()` (docs/bots.md); it reads only what that seat may see."""
     def policy_choice(self, name: str, seed: int = 0) -> int:
         """The built-in policy `name`'s choice for the seat to act ("random", "greedy",
         "rule", "search", "search:playouts=N"): an index into `legal_actions()`."""
+    def _rank(
+        self,
+        k: int = 3,
+        seed: int = 0,
+        playouts: int | None = None,
+        budget_us: int | None = None,
+        threads: int | None = None,
+    ) -> list[tuple[int, float, float, float]]: ...
     def position(self) -> SolverPosition | None:
         """The position `Rules.solve` takes, read off the table (play phase
         of a one-landlord table of two or three seats), else None."""

@@ -88,8 +88,12 @@ class SearchAgent:
     hidden cards and roles anew). `ddz.play`, `ddz.evaluate`, ``ddz play``
     and the server's bots call ``act_in`` (see `decide`).
 
+    ``level`` (1 to 8, default 8) is the strength: level 8 is the full
+    search, and each level below searches fewer playouts and picks among
+    its best few candidates with more noise (the policy names
+    ``"search:1"`` .. ``"search:8"``; docs/bots.md gives the Elo ladder).
     ``budget_ms`` bounds a decision's time and ``playouts`` its work (the
-    default, None, is the built-in budget: see docs/bots.md); with a fixed
+    default, None, is the level's: see docs/bots.md); with a fixed
     ``playouts`` and no time limit (``budget_ms=0``) the same ``seed`` gives
     the same decisions on any number of ``threads`` (None: every core).
     Each decision draws a fresh seed from the agent's own generator.
@@ -97,21 +101,25 @@ class SearchAgent:
 
     def __init__(
         self,
-        budget_ms: float = 40,
+        budget_ms: float | None = None,
         playouts: int | None = None,
         seed: int | None = None,
         threads: int | None = None,
         *,
+        level: int = 8,
         rules: Rules | None = None,
         fallback: object | None = None,
     ) -> None:
-        if budget_ms < 0:
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 8:
+            raise ValueError(f"level must be an int from 1 to 8, not {level!r}")
+        if budget_ms is not None and budget_ms < 0:
             raise ValueError(f"budget_ms must be at least 0, not {budget_ms}")
         if playouts is not None and playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
         if threads is not None and not 1 <= threads <= 255:
             raise ValueError(f"threads must be 1 to 255, not {threads}")
-        self._budget_us = int(budget_ms * 1000)
+        self.level = level
+        self._budget_us = None if budget_ms is None else min(int(budget_ms * 1000), 2**32 - 1)
         self._playouts = playouts
         self._threads = threads if threads is not None else default_threads()
         self._rng = random.Random(seed)
@@ -130,8 +138,9 @@ class SearchAgent:
             text,
             seed=seed,
             playouts=self._playouts,
-            budget_us=min(self._budget_us, 2**32 - 1),
+            budget_us=self._budget_us,
             threads=min(self._threads, 255),
+            level=self.level,
         )
         if found is not None:
             index, name = found
@@ -151,17 +160,18 @@ class SearchAgent:
         index = game.search(
             seed=self._rng.getrandbits(64),
             playouts=self._playouts,
-            budget_us=min(self._budget_us, 2**32 - 1),
+            budget_us=self._budget_us,
             threads=min(self._threads, 255),
+            level=self.level,
         )
         return legal[index]
 
-    def batch_budget(self) -> tuple[int, int]:
-        """``(playouts, budget_us)`` of one decision, as a batch plays this agent
-        (`ddz.VecEnv` opponents, `ddz.evaluate`): the built-in search at this budget,
-        one thread a decision, its seeds drawn by the batch (not this agent's)."""
-        playouts = self._playouts if self._playouts is not None else _DEFAULT_PLAYOUTS
-        return playouts, min(self._budget_us, 2**32 - 1)
+    def batch_budget(self) -> tuple[int | None, int | None, int]:
+        """``(playouts, budget_us, level)`` of one decision, as a batch plays this
+        agent (`ddz.VecEnv` opponents, `ddz.evaluate`): the built-in search at this
+        level and budget (None: the level's own), one thread a decision, its seeds
+        drawn by the batch (not this agent's)."""
+        return self._playouts, self._budget_us, self.level
 
     def _rules_of(self, preset: str) -> Rules:
         if self._given_rules is not None:
@@ -169,6 +179,25 @@ class SearchAgent:
         if preset not in self._rules:
             self._rules[preset] = Rules(preset)
         return self._rules[preset]
+
+
+def search_agent_named(name: str, seed: int | None = None) -> SearchAgent | None:
+    """The `SearchAgent` a search policy name stands for: ``"search"``
+    (level 8), ``"search:1"`` .. ``"search:8"``, ``"search:playouts=N"``
+    (full strength, N playouts, no time limit); None for another name."""
+    if name == "search":
+        return SearchAgent(seed=seed)
+    rest = name.removeprefix("search:")
+    if rest == name:
+        return None
+    if rest.startswith("playouts="):
+        digits = rest.removeprefix("playouts=")
+        if digits.isdigit() and int(digits) >= 1:
+            return SearchAgent(budget_ms=0, playouts=int(digits), seed=seed)
+        return None
+    if rest.isdigit() and 1 <= int(rest) <= 8:
+        return SearchAgent(level=int(rest), seed=seed)
+    return None
 
 
 def decide(agent: Any, game: Table) -> Any:

@@ -272,9 +272,9 @@ def _agent(player: Player, seed: int, index: int, game: int, seat: int) -> Any:
         return agents.RandomAgent(seed=own)
     if player == "greedy":
         return agents.GreedyAgent()
-    if player.startswith("search:playouts="):
-        playouts = int(player.split("=", 1)[1])
-        return agents.SearchAgent(budget_ms=0, playouts=playouts, seed=own, threads=1)
+    searcher = agents.search_agent_named(player, seed=own)
+    if searcher is not None:
+        return searcher
     twin = getattr(agents, f"{player.capitalize()}Agent", None)
     if twin is None:
         raise ValueError(f"the policy {player!r} has no Python agent to play beside an agent")

@@ -27,6 +27,7 @@ from typing import Callable, NoReturn
 
 import ddz
 
+from .analyse import add_analyse_command
 from .bench import cmd_bench
 from .common import UsageError
 from .evaluate import add_eval_command
@@ -147,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         metavar="KIND",
-        help="the opponents: greedy (default), random, search or search:1 ... search:8 "
+        help="the opponents: greedy (default), random, rule, search or search:1 ... search:8 "
         "(docs/bots.md)",
     )
 
@@ -164,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_command(sub)
     add_serve_command(sub)
     add_replay_command(sub)
+    add_analyse_command(sub)
     solve = _command(
         sub,
         "solve",

@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 import ddz
-from ddz.agents import GreedyAgent, RandomAgent, SearchAgent, decide
+from ddz.agents import GreedyAgent, RandomAgent, RuleAgent, SearchAgent, decide
 
 from .common import UsageError, out, rules_of
 
@@ -450,14 +450,15 @@ def make_bot(kind: str, rules: ddz.Rules, seed: int | None) -> Any:
         level = kind.partition(":")[2]
         if not level.isdigit() or not 1 <= int(level) <= 8:
             raise UsageError(f"--bots {kind}: a search level is 1 to 8")
-        try:
-            return SearchAgent(seed=seed, rules=rules, level=int(level))  # type: ignore[call-arg]
-        except TypeError:
-            raise UsageError(f"--bots {kind}: this SearchAgent takes no level yet") from None
+        return SearchAgent(seed=seed, rules=rules, level=int(level))
     if kind == "random":
         return RandomAgent(seed)
+    if kind == "rule":
+        return RuleAgent(seed=seed)
     if kind != "greedy":
-        raise UsageError(f"--bots {kind!r}: the kinds are greedy, random, search, search:1..8")
+        raise UsageError(
+            f"--bots {kind!r}: the kinds are greedy, random, rule, search, search:1..8"
+        )
     return GreedyAgent()
 
 

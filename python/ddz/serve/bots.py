@@ -56,6 +56,16 @@ BOT_KINDS: dict[str, BotKind] = {
 }
 
 
+def _level_bot(level: int) -> BotKind:
+    return BotKind(
+        lambda r, seed: SearchAgent(seed=seed, threads=1, rules=r, level=level),
+        f"SearchAgent at level {level} of 8 (search:8 is search; docs/bots.md)",
+    )
+
+
+BOT_KINDS.update({f"search:{n}": _level_bot(n) for n in range(1, 9)})
+
+
 def new_bot_secret() -> str:
     return secrets.token_hex(32)
 

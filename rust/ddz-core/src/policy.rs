@@ -38,7 +38,8 @@ impl Policy {
         matches!(self, Policy::Search(_) | Policy::Rule)
     }
 
-    /// Every built-in policy, as `ddz.simulate` names them.
+    /// The built-in policies at their default settings (`from_name` reads
+    /// the search's levels too).
     pub const ALL: [Policy; 4] = [
         Policy::Random,
         Policy::Greedy,
@@ -46,31 +47,47 @@ impl Policy {
         Policy::Rule,
     ];
 
-    /// The names `from_name` takes, for error messages.
-    pub const NAMES: &'static str = "random, greedy, search, search:playouts=N, rule";
-
-    pub fn name(self) -> &'static str {
+    /// The policy's name: `random`, `greedy`, `rule` (RLCard's rule
+    /// agent, ported), `search` (the default search, level 8), `search:1`
+    /// .. `search:7` (the levels below) or `search:playouts=N` (full
+    /// strength, N playouts, no time limit).
+    pub fn name(self) -> String {
         match self {
-            Policy::Random => "random",
-            Policy::Greedy => "greedy",
-            Policy::Search(_) => "search",
-            Policy::Rule => "rule",
+            Policy::Random => "random".into(),
+            Policy::Greedy => "greedy".into(),
+            Policy::Rule => "rule".into(),
+            Policy::Search(b) if b == SearchBudget::DEFAULT => "search".into(),
+            Policy::Search(b) if search::levels::budget(b.level) == Some(b) => {
+                format!("search:{}", b.level)
+            }
+            Policy::Search(b) => format!("search:playouts={}", b.playouts),
         }
     }
 
-    /// The policy `name` names; `"search"` has the default budget, and
-    /// `"search:playouts=N"` N playouts a decision with no time limit
-    /// (so the same decisions on any machine).
+    /// The names `from_name` reads, for a message that lists them.
+    pub const NAMES: &'static str =
+        "random, greedy, rule, search (= search:8), search:1 .. search:8, search:playouts=N";
+
+    /// The policy `name` names (see `name`; `search:8` is `search`).
     pub fn from_name(name: &str) -> Option<Policy> {
-        if let Some(n) = name.strip_prefix("search:playouts=") {
+        match name {
+            "random" => return Some(Policy::Random),
+            "greedy" => return Some(Policy::Greedy),
+            "rule" => return Some(Policy::Rule),
+            "search" => return Some(Policy::Search(SearchBudget::DEFAULT)),
+            _ => {}
+        }
+        let rest = name.strip_prefix("search:")?;
+        if let Some(n) = rest.strip_prefix("playouts=") {
             let playouts: u32 = n.parse().ok().filter(|&p| p >= 1)?;
             return Some(Policy::Search(SearchBudget {
                 playouts,
                 budget_us: 0,
-                threads: 1,
+                ..SearchBudget::DEFAULT
             }));
         }
-        Policy::ALL.into_iter().find(|p| p.name() == name)
+        let level: u8 = rest.parse().ok()?;
+        search::levels::budget(level).map(Policy::Search)
     }
 
     /// The index of the action this policy takes among

@@ -33,6 +33,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table::greedy_choice, m)?)?;
     m.add_function(wrap_pyfunction!(search::search_act, m)?)?;
     m.add_function(wrap_pyfunction!(search::policy_act, m)?)?;
+    m.add_function(wrap_pyfunction!(search::analyse_record, m)?)?;
     m.add_class::<types::PyRules>()?;
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;

@@ -36,19 +36,17 @@ fn policy_names() -> String {
     Policy::NAMES.to_string()
 }
 
-/// A `ddz.agents.SearchAgent` as the built-in search at its budget (one
-/// thread a decision: the batch runs its envs side by side), read from
-/// its `batch_budget()`; None for any other object.
+/// A `ddz.agents.SearchAgent` as the built-in search at its level and
+/// budget (one thread a decision: the batch runs its envs side by side),
+/// read from its `batch_budget()`; None for any other object.
 fn search_agent(spec: &Bound<'_, PyAny>) -> PyResult<Option<Policy>> {
     if !spec.hasattr("batch_budget")? {
         return Ok(None);
     }
-    let (playouts, budget_us): (u32, u32) = spec.call_method0("batch_budget")?.extract()?;
-    Ok(Some(Policy::Search(ddz_core::search::SearchBudget {
-        playouts: playouts.max(1),
-        budget_us,
-        threads: 1,
-    })))
+    let (playouts, budget_us, level): (Option<u32>, Option<u32>, u8) =
+        spec.call_method0("batch_budget")?.extract()?;
+    let budget = crate::search::level_budget(Some(level), playouts, budget_us, Some(1))?;
+    Ok(Some(Policy::Search(budget)))
 }
 
 impl Players {
