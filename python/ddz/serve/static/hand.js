@@ -48,7 +48,8 @@ export function drawHand(box, text, pick, kitty = null, { compact = false } = {}
     if (i % perRow === 0) {
       row = document.createElement("div");
       row.className = "hand-row";
-      row.style.marginTop = i ? `${-(height - Math.min(height, Math.max(tap, height * ROW_STEP)))}px` : "0";
+      // (more than half its height shows, so its centre is its own)
+      row.style.marginTop = i ? `${-(height - Math.min(height, Math.max(tap, height * ROW_STEP + 2)))}px` : "0";
       box.append(row);
     }
     const b = cardFace(card, { tag: pick ? "button" : "span" });
