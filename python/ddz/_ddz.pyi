@@ -28,6 +28,8 @@ __all__ = [
     "greedy_choice",
     "simulate",
     "search_act",
+    "puzzle_candidates",
+    "analyse_puzzles",
     "Table",
     "ActionList",
     "IllegalAction",
@@ -99,6 +101,24 @@ def search_act(
     legal actions in Game's order and the action's text; None where no deal replays to
     the observation (one edited by hand, say). `ddz.agents.SearchAgent` is the public
     wrapper."""
+
+def puzzle_candidates(
+    rules: Rules, seed: int, start: int, count: int, hands: int, min: int, max: int
+) -> list[list[str]]:
+    """Synthetic puzzle candidates `start .. start+count-1` of the series `seed`:
+    `hands` card texts of `min` to `max` cards each (docs/puzzles.md)."""
+
+def analyse_puzzles(
+    rules: Rules,
+    positions: list[list[str]],
+    forbid: list[str] = ...,
+    max_nodes: int = 2000000,
+    max_steps: int = 20000,
+    threads: int = 1,
+    screen: bool = True,
+) -> list[dict[str, Any] | None]:
+    """Each position (seat 0 the landlord to lead) analysed as a puzzle: a dict, or
+    None where a budget ran out. `ddz.puzzles` is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core
