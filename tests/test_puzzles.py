@@ -46,6 +46,8 @@ def test_a_changed_puzzle_fails_its_check() -> None:
     assert not puzzles.check({**p, "line": wrong})
     assert not puzzles.check({**p, "id": "0000000000"})
     assert not puzzles.check({**p, "losing_first_moves": p["losing_first_moves"] + 1})
+    three = batch(3)[0]
+    assert puzzles.check_all([p, {**p, "line": wrong}, three], threads=2) == [True, False, True]
 
 
 def test_two_different_winning_first_plays_are_refused() -> None:

@@ -69,6 +69,7 @@ def add_puzzles_command(sub: argparse._SubParsersAction) -> None:
         description="Prove each puzzle again; exit 1 if any fails.",
     )
     chk.add_argument("file", metavar="FILE.jsonl")
+    chk.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     chk.set_defaults(func=cmd_check)
     puzzles.set_defaults(func=lambda args: _missing())
 
@@ -127,7 +128,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         ps = puzzles.read(args.file)
     except OSError as e:
         raise UsageError(f"cannot read {args.file}: {e.strerror}") from None
-    bad = [p.get("id", f"#{i + 1}") for i, p in enumerate(ps) if not puzzles.check(p)]
+    try:
+        ok = puzzles.check_all(ps, threads=args.threads)
+    except ValueError as e:
+        raise UsageError(f"{args.file}: {e}") from None
+    bad = [p.get("id", f"#{i + 1}") for i, (p, good) in enumerate(zip(ps, ok)) if not good]
     if bad:
         out().print(f"{len(bad)} of {len(ps)} puzzles fail: {' '.join(map(str, bad))}")
         return 1

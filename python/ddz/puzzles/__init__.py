@@ -29,6 +29,7 @@ __all__ = [
     "CSV_COLUMNS",
     "KEYS",
     "check",
+    "check_all",
     "generate",
     "puzzle_id",
     "read",
@@ -243,19 +244,51 @@ def check(p: dict[str, Any]) -> bool:
     unique, and the main line, the losing first moves and the id are the
     ones recorded. False when any of that fails (or the proof runs out of
     its budget); ValueError when `p` is not a puzzle dict."""
-    _checked_puzzle(p)
-    rules = _rules(p.get("preset", "classic"))
-    forbid = _checked_forbid(p.get("forbid"))
-    hands = [str(h) for h in p["hands"]]
-    found = analyse_puzzles(
-        rules, [hands], forbid=forbid, max_nodes=MAX_NODES, max_steps=MAX_STEPS, threads=1
-    )[0]
+    return check_all([p], threads=1)[0]
+
+
+def check_all(ps: Sequence[dict[str, Any]], threads: int | None = None) -> list[bool]:
+    """`check` of each puzzle, the proofs on `threads` threads (default: every core)."""
+    for p in ps:
+        _checked_puzzle(p)
+    threads = default_threads() if threads is None else max(1, int(threads))
+    groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for i, p in enumerate(ps):
+        key = (str(p.get("preset", "classic")), tuple(_checked_forbid(p.get("forbid"))))
+        groups.setdefault(key, []).append(i)
+    out = [False] * len(ps)
+    for (preset, forbid), members in groups.items():
+        rules = _rules(preset)
+        hands = [[str(h) for h in ps[i]["hands"]] for i in members]
+        found = analyse_puzzles(
+            rules,
+            hands,
+            forbid=list(forbid),
+            max_nodes=MAX_NODES,
+            max_steps=MAX_STEPS,
+            threads=threads,
+        )
+        for i, h, f in zip(members, hands, found, strict=True):
+            out[i] = _matches(ps[i], f, rules.preset, h, list(forbid))
+    return out
+
+
+def _matches(
+    p: dict[str, Any],
+    found: dict[str, Any] | None,
+    preset: str,
+    hands: list[str],
+    forbid: list[str],
+) -> bool:
     if found is None or not found.get("win") or "refused" in found or not found["unique"]:
         return False
     line = [[seat, action] for seat, action in found["line"]]
-    recorded = [[int(seat), str(action)] for seat, action in p["line"]]
+    try:
+        recorded = [[int(seat), str(action)] for seat, action in p["line"]]
+    except (TypeError, ValueError):
+        return False
     if line != recorded:
         return False
     if "losing_first_moves" in p and p["losing_first_moves"] != found["losing_first_moves"]:
         return False
-    return "id" not in p or p["id"] == puzzle_id(rules.preset, hands, forbid)
+    return "id" not in p or p["id"] == puzzle_id(preset, hands, forbid)
