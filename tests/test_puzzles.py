@@ -66,6 +66,15 @@ def test_two_different_winning_first_plays_are_refused() -> None:
     assert [a for _, a in found["line"]] == ["2", "pass", "3"]
 
 
+def test_given_positions_keep_only_the_puzzles() -> None:
+    p = batch(2)[1]
+    got = puzzles.from_positions("classic", [["3A2", "5"], p["hands"], ["34", "2"]])
+    assert [q["id"] for q in got] == [p["id"]]
+    assert got[0]["line"] == p["line"] and got[0]["source"] == "given"
+    with pytest.raises(ValueError, match="2 or 3 hands"):
+        puzzles.from_positions("classic", [["3"]])
+
+
 def test_kicker_choice_is_one_solution() -> None:
     (found,) = analyse_puzzles(CLASSIC, [["33345", "KK"]])
     assert found["unique"] and found["first_moves"] - found["losing_first_moves"] == 2

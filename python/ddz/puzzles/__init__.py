@@ -30,6 +30,7 @@ __all__ = [
     "KEYS",
     "check",
     "check_all",
+    "from_positions",
     "generate",
     "puzzle_id",
     "read",
@@ -226,6 +227,34 @@ def generate(
             if len(out) < n:
                 out.append(p)
         first += size
+    return out
+
+
+def from_positions(
+    preset: str | Rules,
+    positions: Iterable[Sequence[str]],
+    forbid: Iterable[str] | None = None,
+    *,
+    source: str = "given",
+    threads: int | None = None,
+) -> list[dict[str, Any]]:
+    """The puzzles among given positions (each 2 or 3 hands, seat 0 the
+    landlord to lead), in their order: endgames from recorded deals, or a
+    collection to grade. A position that is no puzzle is left out."""
+    rules, forbid_list = _rules(preset), _checked_forbid(forbid)
+    hands = [[str(h) for h in pos] for pos in positions]
+    for h in hands:
+        if len(h) not in (2, 3):
+            raise ValueError(f"a position is 2 or 3 hands, not {len(h)}: {h!r}")
+    threads = default_threads() if threads is None else max(1, int(threads))
+    found = analyse_puzzles(
+        rules, hands, forbid=forbid_list, max_nodes=MAX_NODES, max_steps=MAX_STEPS, threads=threads
+    )
+    out = []
+    for h, f in zip(hands, found, strict=True):
+        p = _build(rules, h, forbid_list, f, source) if f is not None else None
+        if p is not None:
+            out.append(p)
     return out
 
 
