@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -147,6 +149,11 @@ def test_forbidden_kinds_never_appear_on_the_line() -> None:
         for _, action in p["line"]:
             if action != "pass":
                 assert CLASSIC.classify(action)[0].kind != "trio_single"
+
+
+def test_ddz_puzzles_is_there_after_import_ddz() -> None:
+    code = "import ddz, sys; ddz.puzzles.check; assert 'ray' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_bad_arguments_are_refused() -> None:

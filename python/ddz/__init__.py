@@ -42,11 +42,11 @@ from ddz.types import Agent  # noqa: E402
 
 def __getattr__(name: str) -> object:
     # `ddz.distributed` needs Ray (an extra): loaded on first use, so that
-    # `import ddz` never imports Ray.
-    if name == "distributed":
+    # `import ddz` never imports Ray. `ddz.puzzles` is loaded on first use too.
+    if name in ("distributed", "puzzles"):
         import importlib
 
-        return importlib.import_module("ddz.distributed")
+        return importlib.import_module(f"ddz.{name}")
     raise AttributeError(f"module 'ddz' has no attribute {name!r}")
 
 
