@@ -190,3 +190,40 @@ def test_cli_writes_jsonl_and_csv_and_checks_them(tmp_path, capsys) -> None:
     assert main(["puzzles", "check", str(jsonl)]) == 1
     assert "1 of 2 puzzles fail" in capsys.readouterr().out
     assert main(["puzzles", "check", str(tmp_path / "none.jsonl")]) == 2
+
+
+@pytest.mark.parametrize(
+    ("hands", "line", "kinds", "want"),
+    [
+        (["33334", "5"], [[0, "3333"], [1, "pass"], [0, "4"]], ["bomb", "pass", "single"], "bomb"),
+        (
+            ["23", "K"],
+            [[0, "2"], [1, "pass"], [0, "3"]],
+            ["single", "pass", "single"],
+            "unbeatable_single",
+        ),
+        (
+            ["9A", "8Q"],
+            [[0, "9"], [1, "Q"], [0, "pass"]],
+            ["single", "single", "pass"],
+            "pass_to_keep_control",
+        ),
+        (
+            ["44K", "5"],
+            [[0, "4"], [1, "pass"], [0, "4K"]],
+            ["single", "pass", "pair"],
+            "split_pair",
+        ),
+        (["34567Q", "T"], [[0, "5"], [1, "T"]], ["single", "single"], "split_straight"),
+    ],
+)
+def test_themes_by_rule(hands, line, kinds, want) -> None:
+    assert want in puzzles.themes.tag(CLASSIC, hands, line, kinds, [], len(line))
+
+
+def test_forbid_in_play_theme() -> None:
+    got = puzzles.themes.tag(CLASSIC, ["3334", "5"], [[0, "333"]], ["trio"], ["trio_single"], 2)
+    assert "forbid_in_play" in got
+    assert "forbid_in_play" not in puzzles.themes.tag(
+        CLASSIC, ["3334", "5"], [[0, "333"]], ["trio"], [], 2
+    )
