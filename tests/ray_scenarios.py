@@ -132,6 +132,17 @@ def evaluate_equals_local_whatever_the_tasks(address: str) -> None:
 
 
 @scenario
+def puzzles_equal_local_whatever_the_blocks(address: str) -> None:
+    from ddz import puzzles
+    from ddz.distributed import puzzles as ray_puzzles
+
+    for hands, cards, block in ((2, (4, 7), 5), (3, (2, 4), 16)):
+        want = puzzles.generate("classic", n=4, seed=3, hands=hands, cards=cards, threads=1)
+        got = ray_puzzles.generate("classic", n=4, seed=3, hands=hands, cards=cards, block=block)
+        assert got == want, (hands, block)
+
+
+@scenario
 def a_node_with_another_ddz_refuses(address: str) -> None:
     ref = dsim._play_part.remote(ddz.Rules().to_dict(), 5, 0, "random", 0, 0, "0.0.0-other")
     try:

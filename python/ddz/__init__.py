@@ -44,8 +44,8 @@ from ddz.types import Agent  # noqa: E402
 def __getattr__(name: str) -> object:
     # `ddz.distributed` needs Ray (an extra): loaded on first use, so that
     # `import ddz` never imports Ray. `ddz.envs` (numpy only itself, its adapters
-    # bring Gymnasium and PettingZoo) is loaded on first use too.
-    if name in ("distributed", "envs"):
+    # bring Gymnasium and PettingZoo) and `ddz.puzzles` are loaded on first use too.
+    if name in ("distributed", "envs", "puzzles"):
         import importlib
 
         return importlib.import_module(f"ddz.{name}")

@@ -30,6 +30,8 @@ __all__ = [
     "search_act",
     "policy_act",
     "analyse_record",
+    "puzzle_candidates",
+    "analyse_puzzles",
     "Table",
     "ActionList",
     "IllegalAction",
@@ -122,6 +124,23 @@ def policy_act(
 ) -> tuple[int, str] | None:
     """The built-in policy `policy`'s choice for the observation (its JSON), on a table
     rebuilt from it: as `search_act`. `ddz.agents.RuleAgent` is the public wrapper."""
+def puzzle_candidates(
+    rules: Rules, seed: int, start: int, count: int, hands: int, min: int, max: int
+) -> list[list[str]]:
+    """Synthetic puzzle candidates `start .. start+count-1` of the series `seed`:
+    `hands` card texts of `min` to `max` cards each (docs/puzzles.md)."""
+
+def analyse_puzzles(
+    rules: Rules,
+    positions: list[list[str]],
+    forbid: list[str] = ...,
+    max_nodes: int = 2000000,
+    max_steps: int = 20000,
+    threads: int = 1,
+    screen: bool = True,
+) -> list[dict[str, Any] | None]:
+    """Each position (seat 0 the landlord to lead) analysed as a puzzle: a dict, or
+    None where a budget ran out. `ddz.puzzles` is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core

@@ -12,6 +12,7 @@
     ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
     ddz replay RECORD.json [--port P]              # a finished deal's replay in the browser
     ddz solve PRESET HAND HAND [HAND] [--prev PLAY] [--forbid KIND,...] [--json]  # endgame verdict
+    ddz puzzles generate PRESET -n N [--hands 2|3] [--out FILE.jsonl]  # endgame puzzles
 
 Arguments are parsed by ``argparse``; progress bars, tables and colour come
 from ``rich``. Bad input prints one line, ``ddz: error: ...``, to stderr and
@@ -32,6 +33,7 @@ from .bench import cmd_bench
 from .common import UsageError
 from .evaluate import add_eval_command
 from .play import cmd_play
+from .puzzles import add_puzzles_command
 from .query import cmd_classify, cmd_moves
 from .replay import add_replay_command
 from .serve import add_serve_command
@@ -174,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Decide whether the side to move can force going out first, exactly.",
     )
     add_solve_arguments(solve)
+    add_puzzles_command(sub)
     return parser
 
 

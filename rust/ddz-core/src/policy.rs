@@ -144,7 +144,7 @@ pub(crate) fn greedy_word(words: &[Action]) -> usize {
 
 /// The index of the first play smallest by `hint_key`: the packed head of
 /// the key decides, and the whole key only breaks its ties.
-fn smallest(engine: &Engine, plays: &[Move]) -> Option<usize> {
+pub(crate) fn smallest(engine: &Engine, plays: &[Move]) -> Option<usize> {
     let (first, rest) = plays.split_first()?;
     let (mut best, mut head) = (0, engine.hint_head(first));
     for (i, m) in rest.iter().enumerate().map(|(i, m)| (i + 1, m)) {

@@ -83,6 +83,17 @@ fn random_forbid(rng: &mut Rng) -> Vec<Kind> {
 }
 
 fn agree(preset: &str, seed: u64, positions: usize, threads: usize) {
+    // Helpers from the start, or these small solves would end first.
+    agree_after(preset, seed, positions, threads, std::time::Duration::ZERO);
+}
+
+fn agree_after(
+    preset: &str,
+    seed: u64,
+    positions: usize,
+    threads: usize,
+    helpers_after: std::time::Duration,
+) {
     let e = engine(preset);
     let mut rng = Rng(seed);
     let (mut wins, mut follows) = (0, 0);
@@ -98,8 +109,8 @@ fn agree(preset: &str, seed: u64, positions: usize, threads: usize) {
                 all: true,
                 max_memory: 1 << 22,
                 threads,
-                // Helpers from the start, or these small solves would end first.
-                helpers_after: std::time::Duration::ZERO,
+                helpers_after,
+                share_replies: true,
                 ..Options::default()
             },
         );
@@ -176,6 +187,14 @@ fn two_threads_sharing_a_table_agree_with_minimax() {
     agree("classic", 5, 600, 2);
 }
 
+/// Before the pause, two threads share out each root action's replies:
+/// the verdicts and the winning actions agree with the minimax too.
+#[test]
+fn two_threads_sharing_replies_agree_with_minimax() {
+    agree_after("classic", 8, 600, 2, std::time::Duration::from_secs(3600));
+    agree_after("laizi", 9, 300, 2, std::time::Duration::from_secs(3600));
+}
+
 /// Positions too large for the minimax but large enough that both threads
 /// search at once (the helper joining from the start): two threads name
 /// the same verdict and the same winning root actions as one, with `all`
@@ -202,12 +221,35 @@ fn two_threads_agree_with_one_on_larger_positions() {
                 };
                 Solver::new(&e, options).solve(&pos).unwrap()
             };
+            // Helpers joining after `after` ms: the replies are shared out before.
+            let solve_after = |threads: usize, all: bool, after: u64| {
+                let options = Options {
+                    forbid: forbid.clone(),
+                    all,
+                    threads,
+                    helpers_after: std::time::Duration::from_millis(after),
+                    share_replies: true,
+                    ..Options::default()
+                };
+                Solver::new(&e, options).solve(&pos).unwrap()
+            };
             let one = solve(1, true, None);
             let h: Vec<String> = pos.hands.iter().map(|h| h.to_string()).collect();
             let ctx = format!(
                 "{preset} case {case}: {h:?} {:?} by {:?}",
                 pos.prev, pos.prev_by
             );
+            for after in [0, 3_600_000, 1] {
+                let two = solve_after(2, true, after);
+                assert_eq!((&two.win, &two.plays), (&one.win, &one.plays), "{ctx}");
+                let first = solve_after(2, false, after);
+                assert_eq!(first.win, one.win, "{ctx}");
+                assert_eq!(
+                    first.plays,
+                    one.plays.first().map(|p| vec![*p]).unwrap_or_default(),
+                    "{ctx}"
+                );
+            }
             for _ in 0..2 {
                 let two = solve(2, true, None);
                 assert_eq!((&two.win, &two.plays), (&one.win, &one.plays), "{ctx}");

@@ -8,6 +8,7 @@ mod errors;
 mod movelist;
 mod observe;
 mod padded;
+mod puzzle;
 mod search;
 mod seating;
 mod simulate;
@@ -34,6 +35,8 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::search_act, m)?)?;
     m.add_function(wrap_pyfunction!(search::policy_act, m)?)?;
     m.add_function(wrap_pyfunction!(search::analyse_record, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzle::puzzle_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzle::analyse_puzzles, m)?)?;
     m.add_class::<types::PyRules>()?;
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;

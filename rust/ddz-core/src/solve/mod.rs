@@ -20,6 +20,7 @@
 mod answers;
 pub(crate) mod fewest;
 mod lists;
+mod replies;
 mod reuse;
 mod root;
 mod search;
@@ -138,6 +139,11 @@ pub struct Options {
     /// With several threads, how long the first searches alone before the
     /// others join (so a quick solve costs one core).
     pub helpers_after: std::time::Duration,
+    /// With several threads, before `helpers_after`: share out the replies
+    /// to each root action in turn (`replies`) instead of searching alone.
+    /// Off by default: on this loaded 2-core machine it made short solves
+    /// slower (docs/solver.md, "Sharing the replies").
+    pub share_replies: bool,
 }
 
 /// The default memory bound: 512 MB.
@@ -153,6 +159,7 @@ impl Default for Options {
             max_memory: DEFAULT_MEMORY,
             threads: 1,
             helpers_after: std::time::Duration::from_millis(10),
+            share_replies: false,
         }
     }
 }

@@ -73,7 +73,23 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
     // Alone first, until the pause.
     let mut found = Vec::new();
     let mut from = 0;
-    if after > Duration::ZERO || threads == 1 {
+    // The positions and memo bytes of the first phase's helpers.
+    let (mut early_nodes, mut early_memory) = (0, 0);
+    let share_replies = solver.options().share_replies && solver.options().max_nodes.is_none();
+    if after > Duration::ZERO && threads > 1 && share_replies {
+        // Until the pause, each root action's replies are shared out.
+        solver.pause_at(Some(clock + after));
+        let phase =
+            super::replies::search(solver, &actions, me, threads, clock, |v| settles(v, all));
+        (found, from) = (phase.found, phase.from);
+        (early_nodes, early_memory) = (phase.nodes, phase.memory);
+        if phase.settled || from == actions.len() {
+            let nodes = solver.nodes() + early_nodes;
+            return finish(&actions, found, all, nodes, early_memory);
+        }
+        solver.resume_if_paused();
+        solver.pause_at(None);
+    } else if after > Duration::ZERO || threads == 1 {
         solver.pause_at((threads > 1).then(|| clock + after));
         while from < actions.len() {
             let v = solver.value_of(me, &actions[from].1);
@@ -89,7 +105,13 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
         solver.pause_at(None);
     }
     if from == actions.len() {
-        return finish(&actions, found, all, solver.nodes(), 0);
+        return finish(
+            &actions,
+            found,
+            all,
+            solver.nodes() + early_nodes,
+            early_memory,
+        );
     }
     // With helpers: the rest of the node budget is one pool they all draw on.
     let mut options = solver.options().clone();
@@ -125,7 +147,7 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
         found.extend(take_actions(solver, &actions, me, &next, &cut));
     });
     solver.done_sharing();
-    let (mut nodes, mut memory) = (solver.nodes(), 0);
+    let (mut nodes, mut memory) = (solver.nodes() + early_nodes, early_memory);
     for (f, n, m) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
         found.extend(f);
         nodes += n;

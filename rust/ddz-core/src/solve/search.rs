@@ -324,6 +324,40 @@ impl<'e> Solver<'e> {
         self.paused = false;
     }
 
+    /// Did a search stop at the pause (the flag is kept)?
+    pub(super) fn paused_now(&self) -> bool {
+        self.paused
+    }
+
+    /// Search on after a stop that was not the budget's (another thread
+    /// decided what this one searched); a spent budget stops it again.
+    pub(super) fn clear_stop_unless_paused(&mut self) {
+        if !self.paused {
+            self.aborted = false;
+        }
+    }
+
+    /// The replies at `child`, the position a root action reaches, to
+    /// share out between threads, and whether the root mover's side wins
+    /// when any of them leads to its win (the replier is its partner) or
+    /// only when all do. None when there is nothing to share: the game is
+    /// over there, the table has it, or the replier has one action.
+    pub(super) fn replies(&mut self, me: u8, child: &State) -> Option<(Vec<State>, bool)> {
+        let prev_seat = (child.to_move + child.n - 1) % child.n;
+        if child.hands[prev_seat as usize].is_empty() {
+            return None;
+        }
+        if child.key().is_some_and(|k| self.table.get(&k).is_some()) {
+            return None;
+        }
+        let list = self.actions(child);
+        if list.len() < 2 {
+            return None;
+        }
+        let any = child.same_side(child.to_move, me);
+        Some((list.into_iter().map(|(_, s)| s).collect(), any))
+    }
+
     /// Did the last search stop at the pause? If so, search on from here
     /// without one.
     pub(super) fn resume_if_paused(&mut self) -> bool {
@@ -466,6 +500,8 @@ impl<'e> Solver<'e> {
         self.nodes += 1;
         if self.aborted || (self.nodes > self.node_limit && !self.draw()) {
             self.aborted = true;
+        } else if self.nodes & 255 == 0 && self.cut_off() {
+            self.aborted = true; // another thread settled what this one searches
         } else if self.nodes & 1023 == 0 {
             let now = (self.deadline.is_some() || self.pause.is_some()).then(Instant::now);
             let late = self.deadline.is_some_and(|d| now.is_some_and(|n| n >= d));
@@ -475,6 +511,14 @@ impl<'e> Solver<'e> {
             self.aborted = late || stopped || self.paused;
         }
         !self.aborted
+    }
+
+    /// Has the split's cut passed the root action this thread searches?
+    #[inline]
+    fn cut_off(&self) -> bool {
+        self.cut
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed) < self.root_action)
     }
 
     /// Can the side to move at `st` force going out first? None: out of budget.
