@@ -324,7 +324,12 @@ export function t(key, vars = {}) {
 }
 export const label = (pair, vars = {}) => fill(pick(pair), vars);
 
+// A search bot's level ("search:3") is the search bot's words with the level.
+const LEVEL = L("{bot}, level {n}", "{bot}（{n}级）");
+
 function groupWord(group, value) {
+  const level = group === "bot" && /^(\w+):(\d+)$/.exec(value);
+  if (level && BOTS[level[1]]) return fill(pick(LEVEL), { bot: pick(BOTS[level[1]]), n: level[2] });
   const text = pick(GROUPS[group] && GROUPS[group][value]);
   return text === undefined ? missing(`${group}.${value}`) : text;
 }
