@@ -1110,6 +1110,12 @@ impl PyVecEnv {
         self.max_actions
     }
 
+    /// The extra features written (`"douzero"`), or None.
+    #[getter]
+    fn features(&self) -> Option<&'static str> {
+        self.env.douzero().map(|_| "douzero")
+    }
+
     #[getter]
     fn max_decisions(&self) -> Option<u32> {
         self.env.options().limits.max_decisions
