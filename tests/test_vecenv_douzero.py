@@ -37,6 +37,7 @@ def test_classic_features_are_douzeros_get_obs() -> None:
     from ddz.envs.douzero import cards_of
 
     vec = ddz.VecEnv("classic", ENVS, seed=7, protocol="douzero", features="douzero")
+    assert vec.features == "douzero" and ddz.VecEnv("classic", 1).features is None
     theirs = [DouZeroEnv("adp") for _ in range(ENVS)]
 
     def restart(i: int) -> None:

@@ -617,6 +617,9 @@ class VecEnv:
     def max_actions(self) -> int | None:
         """The padded width of `padded_*` (None: no padded tensors)."""
     @property
+    def features(self) -> str | None:
+        """The extra features written ("douzero"), or None."""
+    @property
     def step_api(self) -> str: ...
     @property
     def action_table(self) -> ActionTable | None:

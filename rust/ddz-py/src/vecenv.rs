@@ -47,15 +47,6 @@ pub struct PyVecEnv {
     max_actions: Option<usize>,
 }
 
-/// The card rows of `m` legal actions as 16-slot rows.
-fn rows16(flat: &[u8]) -> impl Iterator<Item = [u8; 16]> + '_ {
-    flat.chunks_exact(16).map(|c| {
-        let mut r = [0u8; 16];
-        r.copy_from_slice(c);
-        r
-    })
-}
-
 /// The keys of the returned dicts as Python strings, made once: a key
 /// made afresh would be hashed again at every step.
 struct Names {
@@ -563,24 +554,9 @@ impl PyVecEnv {
             fresh(py, &dz.history, &[n, h, l.features])?,
         )?;
         out.set_item("douzero_position", fresh(py, &dz.position, &[n])?)?;
-        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
-            out.get_item(k)?
-                .ok_or_else(|| value_error(format!("no {k} for the douzero features")))
-        };
-        let (cards, reps) = (get("legal_cards")?, get("legal_represents")?);
-        let cards = cards.cast::<PyArray2<u8>>()?.readonly();
-        let reps = reps.cast::<PyArray2<u8>>()?.readonly();
-        let (cards, reps) = (cards.as_slice()?, reps.as_slice()?);
-        let m = cards.len() / 16;
         let af = l.action_features;
-        let mut rows = vec![0i8; m * af];
-        for ((c, r), o) in rows16(cards)
-            .zip(rows16(reps))
-            .zip(rows.chunks_exact_mut(af))
-        {
-            l.action(&c, &r, o);
-        }
-        out.set_item("douzero_actions", fresh(py, &rows, &[m, af])?)?;
+        let m = dz.actions.len() / af;
+        out.set_item("douzero_actions", fresh(py, &dz.actions, &[m, af])?)?;
         Ok(())
     }
 
@@ -1132,6 +1108,12 @@ impl PyVecEnv {
     #[getter]
     fn max_actions(&self) -> Option<usize> {
         self.max_actions
+    }
+
+    /// The extra features written (`"douzero"`), or None.
+    #[getter]
+    fn features(&self) -> Option<&'static str> {
+        self.env.douzero().map(|_| "douzero")
     }
 
     #[getter]

@@ -20,7 +20,6 @@
 use crate::cards::{Cards, SLOTS};
 use crate::rules::{Flow, Rules};
 use crate::table::{Action, Phase, Table};
-use std::collections::VecDeque;
 
 pub type Row = [u8; SLOTS];
 
@@ -28,6 +27,24 @@ pub type Row = [u8; SLOTS];
 pub const HISTORY: usize = 15;
 /// The bombs one-hot: 0..14 (more bombs count as 14).
 const BOMB_BITS: usize = 15;
+/// `THERMO4[c]`: `c` ones then zeros, four wide (a rank of one deck).
+const THERMO4: [[i8; 4]; 5] = thermometers();
+/// Eight wide (a rank of two decks).
+const THERMO8: [[i8; 8]; 9] = thermometers();
+
+const fn thermometers<const W: usize, const N: usize>() -> [[i8; W]; N] {
+    let mut out = [[0i8; W]; N];
+    let mut c = 0;
+    while c < N {
+        let mut b = 0;
+        while b < c && b < W {
+            out[c][b] = 1;
+            b += 1;
+        }
+        c += 1;
+    }
+    out
+}
 
 /// The widths of one rule set's features.
 #[derive(Clone, Debug)]
@@ -85,12 +102,22 @@ impl Layout {
         })
     }
 
-    /// The features of card set `row` into `out[..features]`.
+    /// The features of card set `row` into `out[..features]`: each slot's
+    /// thermometer, copied whole for the usual widths (a copy of a length
+    /// known when compiling is one move, not a call).
+    #[inline]
     pub fn cards(&self, row: &Row, out: &mut [i8]) {
         let mut at = 0;
         for (&c, &w) in row.iter().zip(&self.widths) {
-            for (b, o) in out[at..at + w].iter_mut().enumerate() {
-                *o = i8::from(b < c as usize);
+            let c = (c as usize).min(w);
+            match w {
+                4 => out[at..at + 4].copy_from_slice(&THERMO4[c]),
+                8 => out[at..at + 8].copy_from_slice(&THERMO8[c]),
+                _ => {
+                    for (b, o) in out[at..at + w].iter_mut().enumerate() {
+                        *o = i8::from(b < c);
+                    }
+                }
             }
             at += w;
         }
@@ -107,10 +134,17 @@ impl Layout {
 }
 
 /// What an env has seen of a deal's play, as DouZero keeps it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Log {
-    /// The last `HISTORY` actions of the play, passes as zeros, oldest first.
-    seq: VecDeque<Row>,
+    layout: Layout,
+    /// The features of the last `HISTORY` actions (passes as zeros), each
+    /// written at `next` and at `next + HISTORY`, so that the last
+    /// `HISTORY`, oldest first, are always the one run `next..next +
+    /// HISTORY` (a copy, no wrap).
+    ring: Vec<i8>,
+    next: usize,
+    /// The last two actions' cards (DouZero's last move), the latest first.
+    recent: [Row; 2],
     /// Each seat's latest action of the deal (a pass: zeros).
     last: Vec<Row>,
     /// Each seat's played cards.
@@ -118,16 +152,21 @@ pub struct Log {
 }
 
 impl Log {
-    pub fn new(players: usize) -> Log {
+    pub fn new(layout: &Layout) -> Log {
         Log {
-            seq: VecDeque::with_capacity(HISTORY + 1),
-            last: vec![[0; SLOTS]; players],
-            played: vec![[0; SLOTS]; players],
+            layout: layout.clone(),
+            ring: vec![0; 2 * HISTORY * layout.features],
+            next: 0,
+            recent: [[0; SLOTS]; 2],
+            last: vec![[0; SLOTS]; layout.players],
+            played: vec![[0; SLOTS]; layout.players],
         }
     }
 
     pub fn clear(&mut self) {
-        self.seq.clear();
+        self.ring.fill(0);
+        self.next = 0;
+        self.recent = [[0; SLOTS]; 2];
         self.last.fill([0; SLOTS]);
         self.played.fill([0; SLOTS]);
     }
@@ -142,21 +181,28 @@ impl Log {
             _ => [0; SLOTS],
         };
         self.last[seat] = row;
-        if self.seq.len() == HISTORY {
-            self.seq.pop_front();
+        self.recent = [row, self.recent[0]];
+        let f = self.layout.features;
+        for q in [self.next, self.next + HISTORY] {
+            let (layout, ring) = (&self.layout, &mut self.ring);
+            layout.cards(&row, &mut ring[q * f..(q + 1) * f]);
         }
-        self.seq.push_back(row);
+        self.next = (self.next + 1) % HISTORY;
     }
 
     /// DouZero's last move: the latest action unless it is a pass, then
     /// the one before it (zeros when there is none).
     fn last_move(&self) -> Row {
-        let n = self.seq.len();
-        match (n.checked_sub(1).map(|i| self.seq[i]), n.checked_sub(2)) {
-            (Some(a), _) if a.iter().any(|&c| c > 0) => a,
-            (Some(_), Some(i)) => self.seq[i],
-            _ => [0; SLOTS],
+        match self.recent[0].iter().any(|&c| c > 0) {
+            true => self.recent[0],
+            false => self.recent[1],
         }
+    }
+
+    /// `z`: the last `HISTORY` actions' features, oldest first.
+    fn history(&self) -> &[i8] {
+        let f = self.layout.features;
+        &self.ring[self.next * f..(self.next + HISTORY) * f]
     }
 }
 
@@ -211,45 +257,62 @@ pub fn write(
         }
     }
     let last_move = log.last_move();
-    let mut rows: Vec<&Row> = Vec::with_capacity(2 * n + 1);
-    let mut counts: Vec<(usize, usize)> = Vec::with_capacity(n);
+    // At most 2n + 1 rows and n - 1 counts (n is at most 8 seats).
+    let empty = [0u8; SLOTS];
+    let mut rows: [&Row; 17] = [&empty; 17];
+    let mut counts = [(0usize, 0usize); 8];
+    let (mut nr, mut nc) = (0, 0);
     let left = |s: usize| hands[s].len();
-    rows.push(&own);
-    rows.push(&others);
+    macro_rules! push {
+        ($r:expr) => {{
+            rows[nr] = $r;
+            nr += 1;
+        }};
+    }
+    macro_rules! count {
+        ($c:expr) => {{
+            counts[nc] = $c;
+            nc += 1;
+        }};
+    }
+    push!(&own);
+    push!(&others);
     if seat == l {
-        rows.push(&last_move);
+        push!(&last_move);
         // The farmers from the one before the landlord back round.
         for k in (1..n).rev() {
-            rows.push(&log.played[at_seat(k)]);
-            counts.push((left(at_seat(k)), layout.farmer_hand));
+            push!(&log.played[at_seat(k)]);
+            count!((left(at_seat(k)), layout.farmer_hand));
         }
     } else {
-        let mates: Vec<usize> = (1..n).map(|k| (seat + k) % n).filter(|&s| s != l).collect();
-        rows.push(&log.played[l]);
-        rows.extend(mates.iter().map(|&s| &log.played[s]));
-        rows.push(&last_move);
-        rows.push(&log.last[l]);
-        rows.extend(mates.iter().map(|&s| &log.last[s]));
-        counts.push((left(l), layout.landlord_hand));
-        counts.extend(mates.iter().map(|&s| (left(s), layout.farmer_hand)));
+        let mates = || (1..n).map(|k| (seat + k) % n).filter(|&s| s != l);
+        push!(&log.played[l]);
+        for s in mates() {
+            push!(&log.played[s]);
+        }
+        push!(&last_move);
+        push!(&log.last[l]);
+        for s in mates() {
+            push!(&log.last[s]);
+        }
+        count!((left(l), layout.landlord_hand));
+        for s in mates() {
+            count!((left(s), layout.farmer_hand));
+        }
     }
     let mut at = 0;
-    for row in rows {
-        layout.cards(row, &mut ctx[at..at + f]);
+    for r in &rows[..nr] {
+        layout.cards(r, &mut ctx[at..at + f]);
         at += f;
     }
-    for (c, size) in counts {
+    for &(c, size) in &counts[..nc] {
         one_hot(c, &mut ctx[at..at + size]);
         at += size;
     }
     ctx[at..at + BOMB_BITS].fill(0);
     ctx[at + (bombs as usize).min(BOMB_BITS - 1)] = 1;
     ctx[at + BOMB_BITS..].fill(0);
-    let pad = (HISTORY - log.seq.len()) * f;
-    z[..pad].fill(0);
-    for (row, out) in log.seq.iter().zip(z[pad..].chunks_exact_mut(f)) {
-        layout.cards(row, out);
-    }
+    z.copy_from_slice(log.history());
     ((seat + n - l) % n) as i8
 }
 

@@ -304,6 +304,9 @@ pub struct DouZero {
     pub history: Vec<i8>,
     /// `[N]`: 0 the landlord, then the seats after it; -1 outside the play.
     pub position: Vec<i8>,
+    /// `[M, layout.action_features]`: each legal action's features, in the
+    /// legal rows' order.
+    pub actions: Vec<i8>,
 }
 
 impl VecEnv {
@@ -374,14 +377,15 @@ impl VecEnv {
                     context: vec![0; num_envs * layout.width],
                     history: vec![0; num_envs * douzero::HISTORY * layout.features],
                     position: vec![-1; num_envs],
+                    actions: Vec::new(),
                     layout,
                 })
             }
             false => None,
         };
         let mut env = Env::new(probe, seed, options.history);
-        if dz.is_some() {
-            env.dz = Some(douzero::Log::new(players));
+        if let Some(dz) = &dz {
+            env.dz = Some(douzero::Log::new(&dz.layout));
         }
         Ok(VecEnv {
             envs: vec![env; num_envs],
@@ -668,6 +672,24 @@ impl VecEnv {
         };
         let (ctx, hist, pos) = (&mut dz.context, &mut dz.history, &mut dz.position);
         let envs = &self.envs;
+        // Each legal action's features, one piece per env (its count of rows).
+        let af = layout.action_features;
+        let total: usize = self.counts.iter().sum();
+        dz.actions.resize(total * af, 0);
+        let pieces = split(&mut dz.actions, &self.counts, af);
+        let actions = |(env, out): (&Env, &mut [i8])| {
+            if out.is_empty() {
+                return;
+            }
+            let legal = env.table.legal_unordered();
+            let mut rows = out.chunks_exact_mut(af);
+            for (m, o) in legal.plays.iter().zip(rows.by_ref()) {
+                layout.action(&m.cards.0, &m.represents.0, o);
+            }
+            for o in rows {
+                o.fill(0);
+            }
+        };
         match parallel {
             true => on_pool(self.options.threads, || {
                 ctx.par_chunks_mut(w)
@@ -683,6 +705,15 @@ impl VecEnv {
                 .zip(pos.iter_mut())
                 .zip(envs.iter())
                 .for_each(write),
+        }
+        match parallel {
+            true => on_pool(self.options.threads, || {
+                envs.par_iter()
+                    .zip(pieces)
+                    .with_min_len(MIN_ENVS)
+                    .for_each(actions)
+            }),
+            false => envs.iter().zip(pieces).for_each(actions),
         }
     }
 
