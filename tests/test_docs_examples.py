@@ -51,7 +51,8 @@ def test_the_examples_of_a_page_run(page: Path) -> None:
 
 # ---- shell blocks ------------------------------------------------------------
 # Every ```sh / ```bash / ```shell / ```console block runs too, with the
-# installed `ddz` entry point, from the repository's root. In a console
+# installed `ddz` entry point, in a scratch folder (files a command writes
+# stay out of the checkout). In a console
 # block, `$ ` starts a command (a line ending in `\` goes on) and the lines
 # up to the next `$ ` are its output, checked exactly. Markers on the lines
 # before a block: `<!-- skip-example: why -->` skips it; `<!-- skip-output:
@@ -160,10 +161,12 @@ def test_the_shell_examples_of_a_page_run(page: Path, tmp_path: Path) -> None:
             ran += 1
             continue
         for command, shown in cmds:
+            # In a scratch folder: a command that writes a file (--out) must
+            # not leave it in the checkout.
             done = subprocess.run(
                 command,
                 shell=True,
-                cwd=ROOT,
+                cwd=tmp_path,
                 env=environment(),
                 capture_output=True,
                 text=True,
