@@ -888,6 +888,11 @@ impl Family for Marked {
         settled.then(|| u8::from(self.first_side(t, seat)))
     }
 
+    fn known_cards(&self, _t: &Core, _seat: usize, _out: &mut Vec<(usize, Card)>) {
+        // Nothing pinned (as ever): the samples may move the public mark
+        // away from its holder. Pinning it would change seeded decisions.
+    }
+
     fn redeal_roles(&mut self, t: &Core, seat: usize, rng: &mut Rng) -> bool {
         if t.phase == Phase::Bid {
             self.secret = self.draw_secret(t, rng);
