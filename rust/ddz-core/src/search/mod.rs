@@ -29,7 +29,8 @@
 mod infer;
 mod leaf;
 pub mod playout;
-pub mod rebuild;
+/// Moved to `table::from_view` (a family's own job); the old path stays.
+pub use crate::table::from_view as rebuild;
 pub mod sample;
 
 pub use sample::Sampler;
