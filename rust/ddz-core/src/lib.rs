@@ -25,6 +25,7 @@ mod laizi;
 pub mod options;
 pub mod play;
 pub mod policy;
+mod py_words;
 pub mod rules;
 pub mod search;
 pub mod simulate;

@@ -6,6 +6,7 @@
 //! the record bookkeeping all read `OPTIONS`.
 
 use crate::error::{Expected, RulesError};
+use crate::py_words::json_type;
 use crate::rules::{Flow, KingBomb, Rules};
 use serde_json::{Map, Value};
 
@@ -378,19 +379,6 @@ impl JsonProblem {
             serde_json::error::Category::Eof => JsonProblem::Truncated,
             _ => JsonProblem::Syntax,
         }
-    }
-}
-
-/// The JSON type of `value` as Python names it.
-pub(crate) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "None",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
     }
 }
 

@@ -12,6 +12,7 @@ use super::physical;
 use super::{Action, Deal, Phase, Table};
 use crate::engine::Engine;
 use crate::play::{Kind, Move};
+use crate::py_words::{json_type, py_repr};
 use crate::rules::Rules;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -393,41 +394,6 @@ pub fn seed_mod_2_64(seed: &str) -> u64 {
         m.wrapping_neg()
     } else {
         m
-    }
-}
-
-/// A JSON value's type as Python names it (`JSON object, not list`).
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
-    }
-}
-
-/// A JSON value as Python's `repr` shows it (`'4'`, `True`, `None`).
-fn py_repr(v: &Value) -> String {
-    match v {
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        Value::String(s) => format!("'{s}'"),
-        Value::Array(items) => {
-            let inner: Vec<String> = items.iter().map(py_repr).collect();
-            format!("[{}]", inner.join(", "))
-        }
-        Value::Object(fields) => {
-            let inner: Vec<String> = fields
-                .iter()
-                .map(|(k, v)| format!("'{k}': {}", py_repr(v)))
-                .collect();
-            format!("{{{}}}", inner.join(", "))
-        }
-        number => number.to_string(),
     }
 }
 

@@ -24,6 +24,7 @@ use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
+use crate::py_words::py_repr;
 use crate::rules::{KittySplit, Rules};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
@@ -625,17 +626,6 @@ fn parse_mark(key: &str, value: Option<&Value>, deal: &Deal) -> Result<(Card, us
                 "deal['{key}'] = '{text}': {card} is in {place}; name the holder as '{card}@seat'"
             ))
         }
-    }
-}
-
-/// A JSON value as Python's `repr` would show it (strings quoted '...').
-fn py_repr(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("'{s}'"),
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        other => other.to_string(),
     }
 }
 
