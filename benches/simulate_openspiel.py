@@ -25,8 +25,10 @@ def main() -> None:
     args = parser.parse_args()
     peer = OpenSpielPeer()
     cores = os.cpu_count() or 1
-    print(f"{'round':>5} {'ddz all cores':>14} {'ddz 1 thread':>13} {'OpenSpiel':>10}"
-          f" {'ratio':>7} {'all / (1t x cores)':>19}")
+    print(
+        f"{'round':>5} {'ddz all cores':>14} {'ddz 1 thread':>13} {'OpenSpiel':>10}"
+        f" {'ratio':>7} {'all / (1t x cores)':>19}"
+    )
     for r in range(args.rounds):
         games, _, secs = ddz_simulate(args.seconds, None)
         all_cores = games / secs
@@ -34,8 +36,10 @@ def main() -> None:
         one = games / secs
         games, _, secs = peer.self_play(args.seconds)
         spiel = games / secs
-        print(f"{r:>5} {all_cores:>14,.0f} {one:>13,.0f} {spiel:>10,.0f}"
-              f" {all_cores / spiel:>6.1f}x {all_cores / (one * cores):>18.2f}")
+        print(
+            f"{r:>5} {all_cores:>14,.0f} {one:>13,.0f} {spiel:>10,.0f}"
+            f" {all_cores / spiel:>6.1f}x {all_cores / (one * cores):>18.2f}"
+        )
 
 
 if __name__ == "__main__":
