@@ -1,8 +1,8 @@
 //! A table's record: the rule set, the seed, every deal dealt (redeals
 //! included) and every action with the physical cards each play moved.
-//! One format (`ddz-game/2`, docs/game.md#records), written and read here
-//! for everyone: `Game.to_json`/`Game.from_json`, `ddz.simulate`'s
-//! records and the server's stored deals.
+//! One format (`FORMAT`, the last of `FORMATS`; docs/game.md#records),
+//! written and read here for everyone: `Game.to_json`/`Game.from_json`,
+//! `ddz.simulate`'s records and the server's stored deals.
 //!
 //! The text is what Python's `json.dumps` wrote when records were made in
 //! Python (`", "` and `": "` between items, keys in their order), so a
