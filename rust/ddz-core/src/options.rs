@@ -169,21 +169,15 @@ pub struct OptionSpec {
     /// What it means: the field's doc comment.
     pub doc: &'static str,
     pub read_by: ReadBy,
-    /// The record format (`FORMATS[since - 1]`) whose rule sets first hold
-    /// it. A rule set without an option added later takes its preset's
+    /// The record format (`FORMATS[since - 1]`, `OptionSpec::format` in
+    /// `table/record.rs`: the rule data reads nothing of the table) whose
+    /// rule sets first hold it. A rule set without an option added later takes its preset's
     /// value (`Rules::from_json`), so older records keep loading.
     pub since: u8,
     /// Its value in a rule set, as JSON.
     pub get: fn(&Rules) -> Value,
     /// Set it from JSON that `kind` accepts.
     pub set: fn(&mut Rules, Value) -> Result<(), serde_json::Error>,
-}
-
-impl OptionSpec {
-    /// The record format it first appeared in.
-    pub fn format(&self) -> &'static str {
-        crate::table::record::FORMATS[self.since as usize - 1]
-    }
 }
 
 /// The option called `name`.
@@ -282,13 +276,6 @@ impl Rules {
             set_option(&mut rules, preset, name, value.clone())?;
         }
         Ok(rules)
-    }
-
-    /// Refuse a rule set the engine or its flow could not play to the
-    /// end, naming the option at fault.
-    pub fn check(&self) -> Result<(), RulesError> {
-        crate::engine::validate(self)?;
-        crate::table::check_rules(self)
     }
 
     /// A rule set from a JSON object of options (`to_json`'s form). Each

@@ -211,6 +211,16 @@ pub fn check_rules(rules: &Rules) -> Result<(), RulesError> {
     (family_of(rules.flow).check)(rules)
 }
 
+impl Rules {
+    /// Refuse a rule set the engine or its flow could not play to the
+    /// end, naming the option at fault. Here, beside the registry of
+    /// families, so that the rule data reads nothing of the table.
+    pub fn check(&self) -> Result<(), RulesError> {
+        crate::engine::validate(self)?;
+        check_rules(self)
+    }
+}
+
 impl Clone for Box<dyn Family> {
     fn clone(&self) -> Self {
         self.clone_box()

@@ -11,6 +11,7 @@
 use super::physical;
 use super::{Action, Deal, Phase, Table};
 use crate::engine::Engine;
+use crate::options::OptionSpec;
 use crate::play::{Kind, Move};
 use crate::py_words::{json_type, py_repr};
 use crate::rules::Rules;
@@ -26,6 +27,16 @@ use std::sync::Arc;
 /// take their preset's values (`Rules::from_json`). Each option declares
 /// the format it first appeared in (`OptionSpec::since`, in `rules.rs`).
 pub const FORMATS: [&str; 2] = ["ddz-game/1", "ddz-game/2"];
+
+impl OptionSpec {
+    /// The record format the option first appeared in (`since`). Here,
+    /// beside the formats, so that the rule options read nothing of the
+    /// table.
+    pub fn format(&self) -> &'static str {
+        FORMATS[self.since as usize - 1]
+    }
+}
+
 /// The format records are written in: the newest.
 pub const FORMAT: &str = FORMATS[FORMATS.len() - 1];
 
