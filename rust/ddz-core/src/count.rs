@@ -9,9 +9,15 @@
 //! that holds (classic link order, free plane wings, no five-joker
 //! trio_pair); everything else is counted by the walk in `generate.rs`,
 //! which the tests compare it against.
+//!
+//! Which kinds exist, and their shapes, are the engine's `specs` alone:
+//! every count below asks `Engine::has_kind`, and `closed_counts` turns
+//! the closed form off for a rule set with a spec whose shape it does not
+//! count (`SHAPES`), so a kind added or changed in `engine.rs` is walked
+//! rather than miscounted.
 
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER, TWO};
-use crate::engine::Engine;
+use crate::engine::{Engine, Spec, Wing};
 use crate::generate::{Target, JOKERS, ORDINARY_SLOTS, SINGLE_SLOTS};
 use crate::play::Kind;
 use crate::rules::{Rules, Sequences};
@@ -19,9 +25,45 @@ use crate::rules::{Rules, Sequences};
 /// Link positions under classic sequences: `3 … A`, position = rank.
 const LINKS: u32 = (1 << TWO) - 1;
 
+/// The kind shapes the closed form counts: kind, group, fewest links,
+/// chain or not, wing and wings per link. A spec of another shape (or a
+/// kind not listed) sends its rule set to the walk.
+const SHAPES: [(Kind, u8, u8, bool, Wing, u8); 12] = [
+    (Kind::Single, 1, 1, false, Wing::None, 0),
+    (Kind::Pair, 2, 1, false, Wing::None, 0),
+    (Kind::Trio, 3, 1, false, Wing::None, 0),
+    (Kind::TrioSingle, 3, 1, false, Wing::Single, 1),
+    (Kind::TrioPair, 3, 1, false, Wing::Pair, 1),
+    (Kind::Straight, 1, 5, true, Wing::None, 0),
+    (Kind::PairStraight, 2, 3, true, Wing::None, 0),
+    (Kind::TrioStraight, 3, 2, true, Wing::None, 0),
+    (Kind::PlaneSingles, 3, 2, true, Wing::Single, 1),
+    (Kind::PlanePairs, 3, 2, true, Wing::Pair, 1),
+    (Kind::FourTwoSingles, 4, 1, false, Wing::Single, 2),
+    (Kind::FourTwoPairs, 4, 1, false, Wing::Pair, 2),
+];
+
+/// Is `spec` a shape the closed form counts?
+fn counted_shape(spec: &Spec) -> bool {
+    SHAPES
+        .iter()
+        .any(|&(kind, group, min_links, chain, wing, per_link)| {
+            spec.kind == kind
+                && spec.group == group
+                && spec.min_links == min_links
+                && spec.is_chain() == chain
+                && spec.wing == wing
+                && spec.wings_per_link == per_link
+                && !spec.consecutive_wings
+        })
+}
+
 /// Can this rule set count plays in closed form (for hands of at most four a rank)?
-pub(crate) fn closed_counts(rules: &Rules) -> bool {
-    rules.sequences == Sequences::Classic && !rules.wings_consecutive && !rules.joker_trio_pair
+pub(crate) fn closed_counts(rules: &Rules, specs: &[Spec]) -> bool {
+    rules.sequences == Sequences::Classic
+        && !rules.wings_consecutive
+        && !rules.joker_trio_pair
+        && specs.iter().all(counted_shape)
 }
 
 /// `within[small][big]`: how many of the rule set's king bombs a hand
@@ -164,33 +206,44 @@ impl Engine {
 
     /// Every non-bomb lead.
     fn count_leads(&self, hand: &Cards, h: &Profile) -> u64 {
-        let rules = self.rules();
+        let has = |kind| self.has_kind(kind);
         let trios = (h.a3 & ORDINARY_SLOTS).count_ones() as u64;
         let fours = (h.a4 & ORDINARY_SLOTS).count_ones() as u64;
-        let mut n = h.c1 + h.p + trios;
-        n += h.winged_one_link(Kind::TrioPair, trios);
-        if rules.trio_single {
-            n += h.winged_one_link(Kind::TrioSingle, trios);
+        let mut n = 0;
+        if has(Kind::Single) {
+            n += h.c1;
         }
-        n += windows(h.a1 & LINKS, 5) + windows(h.a2 & LINKS, 3);
-        // Trio chains of 2+ links: bare, with pairs, with singles.
+        if has(Kind::Pair) {
+            n += h.p;
+        }
+        for kind in [Kind::Trio, Kind::TrioSingle, Kind::TrioPair] {
+            if has(kind) {
+                n += h.winged_one_link(kind, trios);
+            }
+        }
+        if has(Kind::Straight) {
+            n += windows(h.a1 & LINKS, 5);
+        }
+        if has(Kind::PairStraight) {
+            n += windows(h.a2 & LINKS, 3);
+        }
+        // Trio chains of 2+ links: bare, with singles, with pairs.
         let chain = h.a3 & LINKS;
         let mut starts = chain & (chain >> 1);
         let mut links = 2;
         while starts != 0 {
-            n += self.count_chains(hand, h, Kind::TrioStraight, starts, links);
-            n += self.count_chains(hand, h, Kind::PlanePairs, starts, links);
-            if rules.plane_singles {
-                n += self.count_chains(hand, h, Kind::PlaneSingles, starts, links);
+            for kind in [Kind::TrioStraight, Kind::PlaneSingles, Kind::PlanePairs] {
+                if has(kind) {
+                    n += self.count_chains(hand, h, kind, starts, links);
+                }
             }
             links += 1;
             starts &= starts >> 1;
         }
-        if rules.four_two_singles {
-            n += h.winged_one_link(Kind::FourTwoSingles, fours);
-        }
-        if rules.four_two_pairs {
-            n += h.winged_one_link(Kind::FourTwoPairs, fours);
+        for kind in [Kind::FourTwoSingles, Kind::FourTwoPairs] {
+            if has(kind) {
+                n += h.winged_one_link(kind, fours);
+            }
         }
         n
     }
@@ -204,15 +257,7 @@ impl Engine {
         length: u32,
         strength: u32,
     ) -> u64 {
-        let rules = self.rules();
-        let exists = match kind {
-            Kind::TrioSingle => rules.trio_single,
-            Kind::PlaneSingles => rules.plane_singles,
-            Kind::FourTwoSingles => rules.four_two_singles,
-            Kind::FourTwoPairs => rules.four_two_pairs,
-            _ => true,
-        };
-        if !exists {
+        if !self.has_kind(kind) {
             return 0;
         }
         if kind.is_sequence() {

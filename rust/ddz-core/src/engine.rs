@@ -55,6 +55,9 @@ pub struct Engine {
     pub(crate) wing_cap: u8,
     /// How many of each slot the deck holds.
     copies: Cards,
+    /// Bit `kind as u8` per kind in `specs` (bombs have no spec): the one
+    /// answer to "does this kind exist", for `count.rs` as for the walk.
+    kinds: u16,
     /// Plays may be counted in closed form (`count.rs`).
     pub(crate) closed_counts: bool,
     /// King bombs playable from `[small][big]` jokers (`count.rs`).
@@ -122,7 +125,8 @@ impl Engine {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Engine {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            closed_counts: crate::count::closed_counts(&rules),
+            kinds: specs.iter().fold(0, |m, s| m | 1 << s.kind as u8),
+            closed_counts: crate::count::closed_counts(&rules, &specs),
             king_bombs_within: crate::count::king_bombs_within(&rules),
             copies,
             specs,
@@ -145,6 +149,12 @@ impl Engine {
 
     pub fn specs(&self) -> &[Spec] {
         &self.specs
+    }
+
+    /// Does this rule set have a (non-bomb) kind? Read from `specs`.
+    #[inline]
+    pub fn has_kind(&self, kind: Kind) -> bool {
+        self.kinds >> kind as u8 & 1 == 1
     }
 
     /// Check that `cards` could come from this rule set's deck.

@@ -26,6 +26,7 @@ pub mod options;
 pub mod play;
 pub mod policy;
 pub mod puzzle;
+mod py_words;
 pub mod rules;
 pub mod search;
 pub mod simulate;

@@ -6,6 +6,7 @@
 //! the record bookkeeping all read `OPTIONS`.
 
 use crate::error::{Expected, RulesError};
+use crate::py_words::json_type;
 use crate::rules::{Flow, KingBomb, Rules};
 use serde_json::{Map, Value};
 
@@ -168,21 +169,15 @@ pub struct OptionSpec {
     /// What it means: the field's doc comment.
     pub doc: &'static str,
     pub read_by: ReadBy,
-    /// The record format (`FORMATS[since - 1]`) whose rule sets first hold
-    /// it. A rule set without an option added later takes its preset's
+    /// The record format (`FORMATS[since - 1]`, `OptionSpec::format` in
+    /// `table/record.rs`: the rule data reads nothing of the table) whose
+    /// rule sets first hold it. A rule set without an option added later takes its preset's
     /// value (`Rules::from_json`), so older records keep loading.
     pub since: u8,
     /// Its value in a rule set, as JSON.
     pub get: fn(&Rules) -> Value,
     /// Set it from JSON that `kind` accepts.
     pub set: fn(&mut Rules, Value) -> Result<(), serde_json::Error>,
-}
-
-impl OptionSpec {
-    /// The record format it first appeared in.
-    pub fn format(&self) -> &'static str {
-        crate::table::record::FORMATS[self.since as usize - 1]
-    }
 }
 
 /// The option called `name`.
@@ -283,13 +278,6 @@ impl Rules {
         Ok(rules)
     }
 
-    /// Refuse a rule set the engine or its flow could not play to the
-    /// end, naming the option at fault.
-    pub fn check(&self) -> Result<(), RulesError> {
-        crate::engine::validate(self)?;
-        crate::table::check_rules(self)
-    }
-
     /// A rule set from a JSON object of options (`to_json`'s form). Each
     /// option is checked as `with_options` checks it, on the named preset's
     /// values (classic's when the name is no preset); the options added
@@ -378,19 +366,6 @@ impl JsonProblem {
             serde_json::error::Category::Eof => JsonProblem::Truncated,
             _ => JsonProblem::Syntax,
         }
-    }
-}
-
-/// The JSON type of `value` as Python names it.
-pub(crate) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "None",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
     }
 }
 

@@ -8,7 +8,11 @@
 
 mod common;
 use common::*;
+use ddz_core::options::{OptionKind, ReadBy};
+use ddz_core::rules::OPTIONS;
 use ddz_core::{Cards, Engine, Move, Rules, PRESETS};
+use proptest::prelude::{any, ProptestConfig};
+use proptest::proptest;
 
 /// A hand of `n` cards from the deck restricted to `ranks` (all slots when None).
 fn draw(e: &Engine, rng: &mut Rng, n: usize, ranks: Option<(usize, usize)>) -> Cards {
@@ -128,5 +132,56 @@ fn counts_equal_lists_for_plays_no_hand_could_make() {
                 );
             }
         }
+    }
+}
+
+/// A rule set from `preset` with the play options (the boolean and word
+/// options every flow reads) changed as `bits` and `picks` say, each kept
+/// only when the engine accepts it. No option is named here, so an option
+/// added to `rules.rs` is drawn too.
+fn random_rules(preset: usize, bits: u64, picks: &[u8]) -> Rules {
+    let mut rules = Rules::preset(PRESETS[preset % PRESETS.len()]).unwrap();
+    let play_options = OPTIONS
+        .iter()
+        .filter(|o| matches!(o.read_by, ReadBy::Every) && o.name != "flow");
+    for (i, option) in play_options.enumerate() {
+        let value = match option.kind {
+            OptionKind::Bool if bits >> i & 1 == 1 => (option.get)(&rules)
+                .as_bool()
+                .map(|b| serde_json::Value::Bool(!b)),
+            OptionKind::Word(words) => {
+                let pick = picks[i % picks.len()] as usize % words.len();
+                Some(serde_json::Value::from(words[pick]))
+            }
+            _ => None,
+        };
+        let Some(value) = value else { continue };
+        let mut changed = rules.clone();
+        if (option.set)(&mut changed, value).is_ok() && Engine::new(changed.clone()).is_ok() {
+            rules = changed;
+        }
+    }
+    rules
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 192,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Over random option combinations (so a kind an option adds or forbids
+    /// needs no entry in a hand-kept list): counts equal lists, for leads
+    /// and answers, on typical and dense hands.
+    #[test]
+    fn counts_equal_lists_under_random_options(
+        preset in 0usize..PRESETS.len(),
+        bits in any::<u64>(),
+        picks in proptest::collection::vec(any::<u8>(), 4),
+        seed in any::<u64>(),
+    ) {
+        let e = Engine::new(random_rules(preset, bits, &picks)).unwrap();
+        check(&e, 24, seed);
     }
 }

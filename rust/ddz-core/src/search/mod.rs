@@ -32,7 +32,8 @@ mod leaf;
 pub mod levels;
 pub mod playout;
 pub mod rank;
-pub mod rebuild;
+/// Moved to `table::from_view` (a family's own job); the old path stays.
+pub use crate::table::from_view as rebuild;
 pub mod sample;
 
 pub use sample::Sampler;

@@ -90,26 +90,12 @@ impl Action {
     }
 
     /// A word's place in [`WORDS`]; None for a play (and a bid outside
-    /// 1..=3, which no table offers).
+    /// 1..=3, which no table offers). Read from `WORDS` (through a table
+    /// built from it at compile time), so moving a word moves its id.
     #[inline]
     pub fn word_id(&self) -> Option<usize> {
-        Some(match self {
-            Action::Play(_) => return None,
-            Action::Pass => 0,
-            Action::Bid(b @ 1..=3) => *b as usize,
-            Action::Bid(_) => return None,
-            Action::Call => 4,
-            Action::Grab => 5,
-            Action::Reveal(yes) => 7 - usize::from(*yes),
-            Action::Double(yes) => 9 - usize::from(*yes),
-            Action::Show(yes) => 11 - usize::from(*yes),
-            Action::Kick(yes) => 13 - usize::from(*yes),
-            Action::CounterKick(yes) => 15 - usize::from(*yes),
-            Action::OpenSolo => 16,
-            Action::HiddenSolo => 17,
-            Action::CallFriend => 18,
-            Action::Side(counter) => 19 + usize::from(*counter),
-        })
+        let at = WORD_AT[word_key(self)?];
+        (at != NO_WORD).then_some(at as usize)
     }
 
     /// The text of a word (`"pass"`, `"bid:2"`); None for a play. No
@@ -124,12 +110,73 @@ impl Action {
     pub fn kind_id(&self) -> u8 {
         match (self, self.word_id()) {
             (Action::Play(m), _) => m.kind as u8,
-            (_, Some(0)) => PASS_KIND,
-            (_, Some(1..=3)) | (_, None) => BID_KIND,
-            (_, Some(i)) => PASS_KIND + i as u8 - 2,
+            (_, Some(i)) => WORD_KINDS[i],
+            (_, None) => BID_KIND, // a bid no table offers
         }
     }
 }
+
+/// A decision's slot in a small key space: its variant, and its value
+/// where it carries one (no place in `WORDS` is written here). None for a
+/// play and an out-of-range bid.
+const fn word_key(action: &Action) -> Option<usize> {
+    const WIDTH: usize = 4; // the most values a word variant takes (bids 0..=3)
+    let (variant, value) = match *action {
+        Action::Play(_) => return None,
+        Action::Bid(b) if b > 3 => return None,
+        Action::Pass => (0, 0),
+        Action::Bid(b) => (1, b as usize),
+        Action::Call => (2, 0),
+        Action::Grab => (3, 0),
+        Action::Reveal(yes) => (4, yes as usize),
+        Action::Double(yes) => (5, yes as usize),
+        Action::Show(yes) => (6, yes as usize),
+        Action::Kick(yes) => (7, yes as usize),
+        Action::CounterKick(yes) => (8, yes as usize),
+        Action::OpenSolo => (9, 0),
+        Action::HiddenSolo => (10, 0),
+        Action::CallFriend => (11, 0),
+        Action::Side(counter) => (12, counter as usize),
+    };
+    Some(variant * WIDTH + value)
+}
+
+const NO_WORD: u8 = u8::MAX;
+const WORD_KEYS: usize = 13 * 4;
+
+/// `WORD_AT[word_key(a)]`: `a`'s place in `WORDS`, or `NO_WORD`.
+const WORD_AT: [u8; WORD_KEYS] = {
+    let mut at = [NO_WORD; WORD_KEYS];
+    let mut i = 0;
+    while i < WORDS.len() {
+        match word_key(&WORDS[i].1) {
+            Some(k) if at[k] == NO_WORD => at[k] = i as u8,
+            _ => panic!("every word of WORDS has a key of its own"),
+        }
+        i += 1;
+    }
+    at
+};
+
+/// The kind id of each word of `WORDS`, in its order: `pass` then `bid`
+/// (every bid's), then the other words one each (`kind_names`' order).
+const WORD_KINDS: [u8; WORDS.len()] = {
+    let mut kinds = [0u8; WORDS.len()];
+    let mut next = BID_KIND + 1;
+    let mut i = 0;
+    while i < WORDS.len() {
+        kinds[i] = match WORDS[i].1 {
+            Action::Pass => PASS_KIND,
+            Action::Bid(_) => BID_KIND,
+            _ => {
+                next += 1;
+                next - 1
+            }
+        };
+        i += 1;
+    }
+    kinds
+};
 
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

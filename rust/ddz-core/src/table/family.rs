@@ -13,7 +13,14 @@ use crate::rules::{Flow, Rules};
 /// changes the shared state only through [`Core`].
 ///
 /// A new family is one file implementing this trait, a new [`Flow`] and
-/// one arm in [`family_of`] (docs/table.md).
+/// one arm in [`family_of`] (docs/table.md, docs/extending.md).
+///
+/// The hooks that say what a seat may know (`side_of`, `known_cards`,
+/// `redeal_roles`, `visible`) have no default: a default right for a
+/// family without secrets (keep the true roles, show every decision)
+/// would hand a family with secrets' search or views what they must not
+/// hold, and no compile error would say so. A family without secrets
+/// writes the one-line answer, saying why it is right.
 pub trait Family: Send + Sync {
     fn clone_box(&self) -> Box<dyn Family>;
 
@@ -104,18 +111,19 @@ pub trait Family: Send + Sync {
 
     /// Cards `seat` knows are in another seat's hidden hand (an unplayed
     /// marked copy with its announced holder), into `out` as (holder,
-    /// card): a search's samples leave them there.
-    fn known_cards(&self, _t: &Core, _seat: usize, _out: &mut Vec<(usize, Card)>) {}
+    /// card): a search's samples leave them there. None in a family
+    /// without marked cards.
+    fn known_cards(&self, t: &Core, seat: usize, out: &mut Vec<(usize, Card)>);
 
     /// A search's sample of what `seat` cannot see: the hidden places were
     /// just dealt again, consistently with what `seat` sees and with
     /// `known_cards`. Every role `seat` does not know is derived anew from
     /// these hands or drawn from `rng`, never read from the roles as they
     /// were (those are secret from `seat`); what `seat` knows stays. False
-    /// when no roles fit these hands: the sampler deals again.
-    fn redeal_roles(&mut self, _t: &Core, _seat: usize, _rng: &mut Rng) -> bool {
-        true
-    }
+    /// when no roles fit these hands: the sampler deals again. Only a
+    /// family whose roles are all public (`role_specs`' `seen` says
+    /// everyone) may keep them as they are.
+    fn redeal_roles(&mut self, t: &Core, seat: usize, rng: &mut Rng) -> bool;
 
     /// Other seats whose whole hand `seat` may see now.
     fn hands_seen_by(&self, _t: &Core, _seat: usize) -> Vec<usize> {
@@ -129,9 +137,7 @@ pub trait Family: Send + Sync {
 
     /// May `viewer` see that `seat` took `action`? Plays and most
     /// decisions are public; a family hides its secret choices.
-    fn visible(&self, _t: &Core, _viewer: usize, _seat: usize, _action: &Action) -> bool {
-        true
-    }
+    fn visible(&self, t: &Core, viewer: usize, seat: usize, action: &Action) -> bool;
 
     /// The columns `ddz.simulate` reports for this rule set, `landlord`
     /// first (one of the `reports` of its `FamilySpec`).
@@ -203,6 +209,16 @@ pub fn report_layout(rules: &Rules) -> Vec<(ReportColumn, Option<usize>)> {
 /// Refuse a rule set its flow could not play to the end.
 pub fn check_rules(rules: &Rules) -> Result<(), RulesError> {
     (family_of(rules.flow).check)(rules)
+}
+
+impl Rules {
+    /// Refuse a rule set the engine or its flow could not play to the
+    /// end, naming the option at fault. Here, beside the registry of
+    /// families, so that the rule data reads nothing of the table.
+    pub fn check(&self) -> Result<(), RulesError> {
+        crate::engine::validate(self)?;
+        check_rules(self)
+    }
 }
 
 impl Clone for Box<dyn Family> {

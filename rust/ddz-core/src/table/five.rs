@@ -393,6 +393,10 @@ impl Family for FivePlayer {
         t.kitty_given && seat == self.open
     }
 
+    fn visible(&self, _t: &Core, _viewer: usize, _seat: usize, _action: &Action) -> bool {
+        true // the partner is a card's holder, no decision: every decision is public
+    }
+
     fn report_columns(&self) -> &'static [ReportColumn] {
         &REPORTS
     }

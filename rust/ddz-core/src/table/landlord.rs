@@ -8,7 +8,7 @@
 use super::auction::{AllPass, Auction, Ended, Procedure};
 use super::roles::{ReportColumn, RoleSpec, RoleType, RoleValue};
 use super::scoring::{spring_events, Event, Settlement};
-use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Report};
+use super::{Action, Card, Core, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::cards::{BIG_JOKER, SMALL_JOKER, TWO};
 use crate::error::{in_range, RulesError};
 use crate::play::{Kind, Move};
@@ -241,8 +241,20 @@ impl Family for Landlord {
         self.landlord.map(|l| u8::from(l == seat))
     }
 
+    fn known_cards(&self, _t: &Core, _seat: usize, _out: &mut Vec<(usize, Card)>) {
+        // No marked cards: a hidden hand holds no card known to be there.
+    }
+
+    fn redeal_roles(&mut self, _t: &Core, _seat: usize, _rng: &mut Rng) -> bool {
+        true // every role (the bid, the landlord) is public
+    }
+
     fn kitty_seen_by(&self, t: &Core, seat: usize) -> bool {
         t.kitty_given && (t.rules().kitty_shown || Some(seat) == self.landlord)
+    }
+
+    fn visible(&self, _t: &Core, _viewer: usize, _seat: usize, _action: &Action) -> bool {
+        true // every decision is public
     }
 
     fn report_columns(&self) -> &'static [ReportColumn] {

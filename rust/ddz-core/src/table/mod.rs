@@ -30,6 +30,7 @@ mod dealer;
 mod family;
 mod five;
 mod five3;
+pub mod from_view;
 pub(crate) use five3::grab_order;
 mod landlord;
 pub mod marked;

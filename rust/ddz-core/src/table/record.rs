@@ -1,8 +1,8 @@
 //! A table's record: the rule set, the seed, every deal dealt (redeals
 //! included) and every action with the physical cards each play moved.
-//! One format (`ddz-game/2`, docs/game.md#records), written and read here
-//! for everyone: `Game.to_json`/`Game.from_json`, `ddz.simulate`'s
-//! records and the server's stored deals.
+//! One format (`FORMAT`, the last of `FORMATS`; docs/game.md#records),
+//! written and read here for everyone: `Game.to_json`/`Game.from_json`,
+//! `ddz.simulate`'s records and the server's stored deals.
 //!
 //! The text is what Python's `json.dumps` wrote when records were made in
 //! Python (`", "` and `": "` between items, keys in their order), so a
@@ -11,7 +11,9 @@
 use super::physical;
 use super::{Action, Deal, Phase, Table};
 use crate::engine::Engine;
+use crate::options::OptionSpec;
 use crate::play::{Kind, Move};
+use crate::py_words::{json_type, py_repr};
 use crate::rules::Rules;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -25,6 +27,16 @@ use std::sync::Arc;
 /// take their preset's values (`Rules::from_json`). Each option declares
 /// the format it first appeared in (`OptionSpec::since`, in `rules.rs`).
 pub const FORMATS: [&str; 2] = ["ddz-game/1", "ddz-game/2"];
+
+impl OptionSpec {
+    /// The record format the option first appeared in (`since`). Here,
+    /// beside the formats, so that the rule options read nothing of the
+    /// table.
+    pub fn format(&self) -> &'static str {
+        FORMATS[self.since as usize - 1]
+    }
+}
+
 /// The format records are written in: the newest.
 pub const FORMAT: &str = FORMATS[FORMATS.len() - 1];
 
@@ -398,41 +410,6 @@ pub fn seed_mod_2_64(seed: &str) -> u64 {
         m.wrapping_neg()
     } else {
         m
-    }
-}
-
-/// A JSON value's type as Python names it (`JSON object, not list`).
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
-    }
-}
-
-/// A JSON value as Python's `repr` shows it (`'4'`, `True`, `None`).
-fn py_repr(v: &Value) -> String {
-    match v {
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        Value::String(s) => format!("'{s}'"),
-        Value::Array(items) => {
-            let inner: Vec<String> = items.iter().map(py_repr).collect();
-            format!("[{}]", inner.join(", "))
-        }
-        Value::Object(fields) => {
-            let inner: Vec<String> = fields
-                .iter()
-                .map(|(k, v)| format!("'{k}': {}", py_repr(v)))
-                .collect();
-            format!("{{{}}}", inner.join(", "))
-        }
-        number => number.to_string(),
     }
 }
 

@@ -24,6 +24,7 @@ use super::{Action, Core, Cut, Deal, Family, FamilySpec, Phase, Report, Rng};
 use crate::cards::{Cards, BIG_JOKER, LAIZI, SMALL_JOKER};
 use crate::error::RulesError;
 use crate::play::{Kind, Move};
+use crate::py_words::py_repr;
 use crate::rules::{KittySplit, Rules};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
@@ -628,17 +629,6 @@ fn parse_mark(key: &str, value: Option<&Value>, deal: &Deal) -> Result<(Card, us
     }
 }
 
-/// A JSON value as Python's `repr` would show it (strings quoted '...').
-fn py_repr(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("'{s}'"),
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        other => other.to_string(),
-    }
-}
-
 fn marks(deal: &Deal, preset: &str) -> Result<[(Card, usize); 2], String> {
     if !deal.extra.contains_key("marked") || !deal.extra.contains_key("secret") {
         return Err(format!(
@@ -886,6 +876,11 @@ impl Family for Marked {
     fn side_of(&self, t: &Core, seat: usize) -> Option<u8> {
         let settled = !self.landlords.is_empty() && self.sides_done(t);
         settled.then(|| u8::from(self.first_side(t, seat)))
+    }
+
+    fn known_cards(&self, _t: &Core, _seat: usize, _out: &mut Vec<(usize, Card)>) {
+        // Nothing pinned (as ever): the samples may move the public mark
+        // away from its holder. Pinning it would change seeded decisions.
     }
 
     fn redeal_roles(&mut self, t: &Core, seat: usize, rng: &mut Rng) -> bool {

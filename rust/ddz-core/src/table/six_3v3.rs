@@ -759,6 +759,10 @@ impl Family for ThreeVThree {
         t.kitty_given && (lone_taker || t.rules().kitty_shown)
     }
 
+    fn visible(&self, _t: &Core, _viewer: usize, _seat: usize, _action: &Action) -> bool {
+        true // the hidden landlords hold copies; their decisions are public
+    }
+
     fn report_columns(&self) -> &'static [ReportColumn] {
         &REPORTS
     }

@@ -2,6 +2,14 @@
 //! caller holds no table (`ddz.agents.SearchAgent` is handed the
 //! observation dict and the legal actions only).
 //!
+//! Each family rebuilds its own tables: `rebuild` dispatches on the flow
+//! with a match that names every flow (so a new family does not build
+//! until it says how its tables are rebuilt), to the shared replay
+//! (`build`, where the one-landlord and hidden-partner families need no
+//! more) or to the family's file here (`six_3v3.rs`, `five3.rs`,
+//! `six_2v4.rs`), which guesses what the seat did not see. Inside `build`
+//! the flow matches name every flow too, no wildcard arm.
+//!
 //! The seat's hand, the hands it sees and a shown kitty are as observed;
 //! the cards played come from the history (by rank: suits of other seats'
 //! plays are not shown, and the one-landlord family never reads them); the
@@ -10,10 +18,10 @@
 //! one-landlord family and `five-player` (the hidden-partner family) the
 //! history is public, so one replay reaches the moment. Where the seat
 //! did not see a choice or cannot know where a card lies
-//! (`six-player-3v3`, `five-player-3deck`: `three.rs`, `five3.rs`), each
-//! try guesses them and is kept once the replay shows the seat the very
-//! observation it was given. The two-marks family (`six-player-2v4`,
-//! `six-player-teams`) hides sides the rebuild does not guess yet.
+//! (`six-player-3v3`, `five-player-3deck`, `six-player-2v4`,
+//! `six-player-teams`: `six_3v3.rs`, `five3.rs`, `six_2v4.rs`), each try
+//! guesses them and is kept once the replay shows the seat the very
+//! observation it was given.
 //!
 //! In `five-player` the marked card's two copies are placed first: the open
 //! landlord was dealt one, the hidden landlord (where the seat knows it)
@@ -34,8 +42,8 @@ use std::sync::Arc;
 mod five;
 mod five3;
 mod pins;
-mod three;
-mod two;
+mod six_2v4;
+mod six_3v3;
 
 /// What the rebuild reads of an observation (`Game.observation`'s keys).
 #[derive(Clone, Debug, Default)]
@@ -295,9 +303,9 @@ pub fn rebuild(engine: Arc<Engine>, view: &View, seed: u64) -> Result<Table, Str
     }
     match engine.rules().flow {
         Flow::OneLandlord | Flow::HiddenPartner => build(engine, view, seed, Guess::default()),
-        Flow::ThreeCopies => three::rebuild(engine, view, seed),
+        Flow::ThreeCopies => six_3v3::rebuild(engine, view, seed),
         Flow::CalledFriend => five3::rebuild(engine, view, seed),
-        Flow::TwoMarks => two::rebuild(engine, view, seed),
+        Flow::TwoMarks => six_2v4::rebuild(engine, view, seed),
     }
 }
 
@@ -374,7 +382,9 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
     let n = rules.players as usize;
     let marked = match rules.flow {
         Flow::OneLandlord => None,
-        _ => Some(view.marked.ok_or("the observation has no 'marked' card")?),
+        Flow::HiddenPartner | Flow::CalledFriend | Flow::ThreeCopies | Flow::TwoMarks => {
+            Some(view.marked.ok_or("the observation has no 'marked' card")?)
+        }
     };
     let mut deck = deal::physical_deck(&rules);
     deck.sort_unstable();
@@ -398,7 +408,9 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
         (false, _) => Vec::new(),
         (true, Flow::ThreeCopies) => view.open_landlords.clone(),
         (true, Flow::TwoMarks) => view.landlords.clone(),
-        (true, _) => vec![view.landlord.ok_or("a kitty taken but no landlord")?],
+        (true, Flow::OneLandlord | Flow::HiddenPartner | Flow::CalledFriend) => {
+            vec![view.landlord.ok_or("a kitty taken but no landlord")?]
+        }
     };
     if given && (takers.is_empty() || !(rules.kitty as usize).is_multiple_of(takers.len())) {
         return Err("the kitty's takers do not fit the observation".into());
@@ -455,7 +467,7 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
         }
         (Flow::ThreeCopies, Some(m)) => {
             let at = (guess.copies).ok_or("no places for the marked card's copies")?;
-            Some(Box::new(three::Copies::new(
+            Some(Box::new(six_3v3::Copies::new(
                 m,
                 at,
                 &now,
@@ -470,7 +482,8 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
             pins.take_from(&now, owner.map(|o| (o, &kitty_left[..])), &mut deck)?;
             Some(Box::new(pins))
         }
-        _ => None,
+        // No marked card (`marked` is None only in the one-landlord flow).
+        (Flow::OneLandlord, _) | (Flow::HiddenPartner | Flow::ThreeCopies, None) => None,
     };
     // The cards played, by seat: the shown kitty's taker's from the kitty
     // first; and each play's place there (seat, start), in history order.
@@ -591,7 +604,9 @@ fn build(engine: Arc<Engine>, view: &View, seed: u64, guess: Guess) -> Result<Ta
         Flow::ThreeCopies | Flow::CalledFriend | Flow::TwoMarks => view
             .marked_holder
             .ok_or("the observation has no 'marked_holder'")?,
-        _ => view.history.first().map_or(view.to_act, |(s, _)| *s),
+        Flow::OneLandlord | Flow::HiddenPartner => {
+            view.history.first().map_or(view.to_act, |(s, _)| *s)
+        }
     };
     let mut given = Deal {
         hands,
