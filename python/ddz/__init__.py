@@ -33,6 +33,7 @@ Sequence.register(ActionList)
 
 from ddz import agents  # noqa: E402
 from ddz.agents import decide as _decide  # noqa: E402
+from ddz.analysis import analyse, hint  # noqa: E402
 from ddz.errors import CardError, DdzError, RecordError, RulesError  # noqa: E402
 from ddz.evaluate import evaluate  # noqa: E402
 from ddz.game import PASS, Game, IllegalAction  # noqa: E402
@@ -42,8 +43,9 @@ from ddz.types import Agent  # noqa: E402
 
 def __getattr__(name: str) -> object:
     # `ddz.distributed` needs Ray (an extra): loaded on first use, so that
-    # `import ddz` never imports Ray. `ddz.puzzles` is loaded on first use too.
-    if name in ("distributed", "puzzles"):
+    # `import ddz` never imports Ray. `ddz.envs` (numpy only itself, its adapters
+    # bring Gymnasium and PettingZoo) and `ddz.puzzles` are loaded on first use too.
+    if name in ("distributed", "envs", "puzzles"):
         import importlib
 
         return importlib.import_module(f"ddz.{name}")
@@ -78,6 +80,8 @@ __all__ = [
     "Table",
     "VecEnv",
     "agents",
+    "analyse",
+    "hint",
     "default_threads",
     "evaluate",
     "play",

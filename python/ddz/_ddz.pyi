@@ -28,6 +28,8 @@ __all__ = [
     "greedy_choice",
     "simulate",
     "search_act",
+    "policy_act",
+    "analyse_record",
     "puzzle_candidates",
     "analyse_puzzles",
     "Table",
@@ -89,6 +91,20 @@ def greedy_choice(legal: Sequence[_Action]) -> int:
     """The index `GreedyAgent` takes among `legal` (a moment's actions in
     `Game`'s order), chosen by the core's greedy player."""
 
+def analyse_record(
+    record: str,
+    seats: list[int],
+    k: int = 3,
+    seed: int = 0,
+    playouts: int | None = None,
+    budget_us: int | None = None,
+    threads: int | None = None,
+    solve_nodes: int = 200_000,
+) -> list[dict[str, Any]]:
+    """The numbers of `ddz.analyse`: for each decision of `seats` (all where empty)
+    with a choice, its number, seat, the action played, the ranked candidates as
+    (text, wp, low, high, samples) and the solver's win_before / win_after."""
+
 def search_act(
     rules: Rules,
     observation: str,
@@ -96,12 +112,18 @@ def search_act(
     playouts: int | None = None,
     budget_us: int | None = None,
     threads: int | None = None,
+    level: int | None = None,
 ) -> tuple[int, str] | None:
     """The search player's choice for the observation (its JSON): the index into the
     legal actions in Game's order and the action's text; None where no deal replays to
     the observation (one edited by hand, say). `ddz.agents.SearchAgent` is the public
     wrapper."""
 
+def policy_act(
+    rules: Rules, observation: str, policy: str, seed: int = 0
+) -> tuple[int, str] | None:
+    """The built-in policy `policy`'s choice for the observation (its JSON), on a table
+    rebuilt from it: as `search_act`. `ddz.agents.RuleAgent` is the public wrapper."""
 def puzzle_candidates(
     rules: Rules, seed: int, start: int, count: int, hands: int, min: int, max: int
 ) -> list[list[str]]:
@@ -495,9 +517,21 @@ class Table:
         playouts: int | None = None,
         budget_us: int | None = None,
         threads: int | None = None,
+        level: int | None = None,
     ) -> int:
         """The search player's choice for the seat to act: an index into
         `legal_actions()` (docs/bots.md); it reads only what that seat may see."""
+    def policy_choice(self, name: str, seed: int = 0) -> int:
+        """The built-in policy `name`'s choice for the seat to act ("random", "greedy",
+        "rule", "search", "search:playouts=N"): an index into `legal_actions()`."""
+    def _rank(
+        self,
+        k: int = 3,
+        seed: int = 0,
+        playouts: int | None = None,
+        budget_us: int | None = None,
+        threads: int | None = None,
+    ) -> list[tuple[int, float, float, float]]: ...
     def position(self) -> SolverPosition | None:
         """The position `Rules.solve` takes, read off the table (play phase
         of a one-landlord table of two or three seats), else None."""
@@ -526,6 +560,8 @@ class VecEnv:
         max_decisions: int | None = None,
         legal_ids: bool = False,
         action_mask: bool = False,
+        max_actions: int | None = None,
+        features: str | None = None,
         final_obs: bool = False,
         step_api: str = "done",
         copy: bool = True,
@@ -533,10 +569,11 @@ class VecEnv:
     def reset(self, seed: int | None = None) -> dict[str, npt.NDArray[Any]]:
         """Every env to the first deal of its series; the observations."""
 
-    def step(self, actions: npt.ArrayLike, *, by: str = "index") -> tuple[Any, ...]:
+    def step(self, actions: npt.ArrayLike, *, by: str | None = None) -> tuple[Any, ...]:
         """One action per env (a legal index, or with `by="id"` an action id) ->
         `(obs, rewards, done, info)`, or with `step_api="gymnasium"`
-        `(obs, rewards, terminated, truncated, info)`."""
+        `(obs, rewards, terminated, truncated, info)`. An env that numbers its actions
+        needs `by` named."""
 
     def observe(self) -> dict[str, npt.NDArray[Any]]:
         """The observations of the last reset or step."""
@@ -576,6 +613,12 @@ class VecEnv:
     def max_redeals(self) -> int | None: ...
     @property
     def max_decisions(self) -> int | None: ...
+    @property
+    def max_actions(self) -> int | None:
+        """The padded width of `padded_*` (None: no padded tensors)."""
+    @property
+    def features(self) -> str | None:
+        """The extra features written ("douzero"), or None."""
     @property
     def step_api(self) -> str: ...
     @property

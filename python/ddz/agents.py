@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ddz._ddz import Rules, Table, default_threads, greedy_choice, search_act
+from ddz._ddz import Rules, Table, default_threads, greedy_choice, policy_act, search_act
 
 if TYPE_CHECKING:
     from ddz.types import SolverPosition
@@ -31,6 +31,45 @@ class GreedyAgent:
         return legal[greedy_choice(legal)]  # the core's greedy player (policy.rs)
 
 
+#: The search's default playouts a decision (`SearchBudget::DEFAULT`).
+_DEFAULT_PLAYOUTS = 1000
+
+
+class RuleAgent:
+    """RLCard 1.2.0's rule agent (`DouDizhuRuleAgentV1`, the baseline DDZ papers
+    report), ported to Rust: the policy ``"rule"`` (docs/bots.md). In the play it
+    leads the first group of its greedy decomposition holding its lowest card,
+    follows with the smallest play of the same shape, and otherwise passes a
+    partner or plays at random; the auction (RLCard has none) is `GreedyAgent`'s.
+
+    ``act_in(game)`` decides on the game's own table; ``act(observation, legal)``
+    on a table rebuilt from the observation (an observation no deal replays to
+    goes to `GreedyAgent`). Its random draws come from ``seed``."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self._rules: dict[str, Rules] = {}
+        self._fallback = GreedyAgent()
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        preset = observation["preset"]
+        rules = self._rules.setdefault(preset, Rules(preset))
+        text = json.dumps(dict(observation), default=str)
+        found = policy_act(rules, text, "rule", seed=self._rng.getrandbits(64))
+        if found is not None:
+            index, name = found
+            if index < len(legal) and str(legal[index]) == name:
+                return legal[index]
+        return self._fallback.act(observation, legal)
+
+    def act_in(self, game: Table) -> Any:
+        """The rule agent's action for the seat to act on `game` (not over)."""
+        legal = game.legal_actions()
+        return legal[game.policy_choice("rule", seed=self._rng.getrandbits(64))]
+
+
 class SearchAgent:
     """The built-in strong player: determinized Monte-Carlo search in Rust
     (docs/bots.md). For each decision it deals the cards it cannot see at
@@ -49,8 +88,12 @@ class SearchAgent:
     hidden cards and roles anew). `ddz.play`, `ddz.evaluate`, ``ddz play``
     and the server's bots call ``act_in`` (see `decide`).
 
+    ``level`` (1 to 8, default 8) is the strength: level 8 is the full
+    search, and each level below searches fewer playouts and picks among
+    its best few candidates with more noise (the policy names
+    ``"search:1"`` .. ``"search:8"``; docs/bots.md gives the Elo ladder).
     ``budget_ms`` bounds a decision's time and ``playouts`` its work (the
-    default, None, is the built-in budget: see docs/bots.md); with a fixed
+    default, None, is the level's: see docs/bots.md); with a fixed
     ``playouts`` and no time limit (``budget_ms=0``) the same ``seed`` gives
     the same decisions on any number of ``threads`` (None: every core).
     Each decision draws a fresh seed from the agent's own generator.
@@ -58,21 +101,25 @@ class SearchAgent:
 
     def __init__(
         self,
-        budget_ms: float = 40,
+        budget_ms: float | None = None,
         playouts: int | None = None,
         seed: int | None = None,
         threads: int | None = None,
         *,
+        level: int = 8,
         rules: Rules | None = None,
         fallback: object | None = None,
     ) -> None:
-        if budget_ms < 0:
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 8:
+            raise ValueError(f"level must be an int from 1 to 8, not {level!r}")
+        if budget_ms is not None and budget_ms < 0:
             raise ValueError(f"budget_ms must be at least 0, not {budget_ms}")
         if playouts is not None and playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
         if threads is not None and not 1 <= threads <= 255:
             raise ValueError(f"threads must be 1 to 255, not {threads}")
-        self._budget_us = int(budget_ms * 1000)
+        self.level = level
+        self._budget_us = None if budget_ms is None else min(int(budget_ms * 1000), 2**32 - 1)
         self._playouts = playouts
         self._threads = threads if threads is not None else default_threads()
         self._rng = random.Random(seed)
@@ -91,8 +138,9 @@ class SearchAgent:
             text,
             seed=seed,
             playouts=self._playouts,
-            budget_us=min(self._budget_us, 2**32 - 1),
+            budget_us=self._budget_us,
             threads=min(self._threads, 255),
+            level=self.level,
         )
         if found is not None:
             index, name = found
@@ -112,10 +160,18 @@ class SearchAgent:
         index = game.search(
             seed=self._rng.getrandbits(64),
             playouts=self._playouts,
-            budget_us=min(self._budget_us, 2**32 - 1),
+            budget_us=self._budget_us,
             threads=min(self._threads, 255),
+            level=self.level,
         )
         return legal[index]
+
+    def batch_budget(self) -> tuple[int | None, int | None, int]:
+        """``(playouts, budget_us, level)`` of one decision, as a batch plays this
+        agent (`ddz.VecEnv` opponents, `ddz.evaluate`): the built-in search at this
+        level and budget (None: the level's own), one thread a decision, its seeds
+        drawn by the batch (not this agent's)."""
+        return self._playouts, self._budget_us, self.level
 
     def _rules_of(self, preset: str) -> Rules:
         if self._given_rules is not None:
@@ -123,6 +179,25 @@ class SearchAgent:
         if preset not in self._rules:
             self._rules[preset] = Rules(preset)
         return self._rules[preset]
+
+
+def search_agent_named(name: str, seed: int | None = None) -> SearchAgent | None:
+    """The `SearchAgent` a search policy name stands for: ``"search"``
+    (level 8), ``"search:1"`` .. ``"search:8"``, ``"search:playouts=N"``
+    (full strength, N playouts, no time limit); None for another name."""
+    if name == "search":
+        return SearchAgent(seed=seed)
+    rest = name.removeprefix("search:")
+    if rest == name:
+        return None
+    if rest.startswith("playouts="):
+        digits = rest.removeprefix("playouts=")
+        if digits.isdigit() and int(digits) >= 1:
+            return SearchAgent(budget_ms=0, playouts=int(digits), seed=seed)
+        return None
+    if rest.isdigit() and 1 <= int(rest) <= 8:
+        return SearchAgent(level=int(rest), seed=seed)
+    return None
 
 
 def decide(agent: Any, game: Table) -> Any:

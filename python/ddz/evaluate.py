@@ -272,6 +272,9 @@ def _agent(player: Player, seed: int, index: int, game: int, seat: int) -> Any:
         return agents.RandomAgent(seed=own)
     if player == "greedy":
         return agents.GreedyAgent()
+    searcher = agents.search_agent_named(player, seed=own)
+    if searcher is not None:
+        return searcher
     twin = getattr(agents, f"{player.capitalize()}Agent", None)
     if twin is None:
         raise ValueError(f"the policy {player!r} has no Python agent to play beside an agent")

@@ -47,7 +47,7 @@ def collect(env: ddz.VecEnv, policy: Policy, steps: int) -> dict:
             parts.append(np.array(obs[key], copy=True))
         counts[t] = np.diff(obs["legal_offsets"])
         chosen = policy({key: value.copy() for key, value in obs.items()})
-        obs, reward, ended, _info = env.step(chosen)
+        obs, reward, ended, _info = env.step(chosen, by="index")
         actions[t] = chosen
         rewards[t] = reward
         terminated[t] = ended

@@ -7,6 +7,7 @@ mod douzero;
 mod errors;
 mod movelist;
 mod observe;
+mod padded;
 mod puzzle;
 mod search;
 mod seating;
@@ -32,6 +33,8 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate::play_seated, m)?)?;
     m.add_function(wrap_pyfunction!(table::greedy_choice, m)?)?;
     m.add_function(wrap_pyfunction!(search::search_act, m)?)?;
+    m.add_function(wrap_pyfunction!(search::policy_act, m)?)?;
+    m.add_function(wrap_pyfunction!(search::analyse_record, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::puzzle_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::analyse_puzzles, m)?)?;
     m.add_class::<types::PyRules>()?;

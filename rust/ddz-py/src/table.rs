@@ -826,7 +826,10 @@ impl PyTable {
     /// index into `legal_actions()`. It reads only what that seat may see:
     /// every sample deals the hidden cards and roles again. `budget_us`
     /// 0 means no time limit; `threads` 1 to 255.
-    #[pyo3(signature = (seed = 0, playouts = None, budget_us = None, threads = None))]
+    /// `level` 1 to 8 (None: 8, the default search) sets the playouts,
+    /// the time limit and the noise of its pick; `playouts` and
+    /// `budget_us` override the level's.
+    #[pyo3(signature = (seed = 0, playouts = None, budget_us = None, threads = None, level = None))]
     fn search(
         &mut self,
         py: Python<'_>,
@@ -834,13 +837,66 @@ impl PyTable {
         playouts: Option<u32>,
         budget_us: Option<u32>,
         threads: Option<u8>,
+        level: Option<u8>,
     ) -> PyResult<usize> {
         if self.table.is_over() {
             return Err(value_error("the deal is over: no one is to act"));
         }
-        let budget = crate::search::budget(playouts, budget_us, threads);
+        let budget = crate::search::level_budget(level, playouts, budget_us, threads)?;
         let table = &mut self.table;
         Ok(py.detach(|| ddz_core::search::decide(table, budget, seed).index))
+    }
+
+    /// The choice of the built-in policy `name` ("random", "greedy",
+    /// "rule", "search", "search:playouts=N") for the seat to act, its
+    /// random draws from `seed`: an index into `legal_actions()`.
+    #[pyo3(signature = (name, seed = 0))]
+    fn policy_choice(&mut self, py: Python<'_>, name: &str, seed: u64) -> PyResult<usize> {
+        if self.table.is_over() {
+            return Err(value_error("the deal is over: no one is to act"));
+        }
+        let policy = crate::search::policy_named(name)?;
+        let table = &mut self.table;
+        Ok(py.detach(|| {
+            table.order_legal();
+            let i = policy.choose(table, &mut ddz_core::table::Rng(seed));
+            // The search may reorder the plays: give the index in `Game`'s order.
+            let action = table.legal_unordered().get(i).expect("a legal index");
+            table.order_legal();
+            let at = table.legal_unordered().iter().position(|a| a == action);
+            at.unwrap_or(i)
+        }))
+    }
+
+    /// The search's `k` best actions for the seat to act, best first, as
+    /// `(index into legal_actions(), wp, low, high)`: the win rate of the
+    /// seat's side and its 95% interval (`ddz.hint`). It reads only what
+    /// that seat may see.
+    #[pyo3(signature = (k = 3, seed = 0, playouts = None, budget_us = None, threads = None))]
+    fn _rank(
+        &mut self,
+        py: Python<'_>,
+        k: usize,
+        seed: u64,
+        playouts: Option<u32>,
+        budget_us: Option<u32>,
+        threads: Option<u8>,
+    ) -> PyResult<Vec<(usize, f64, f64, f64)>> {
+        if self.table.is_over() {
+            return Err(value_error("the deal is over: no one is to act"));
+        }
+        if !self.table.is_recorded() {
+            return Err(value_error(
+                "this table keeps no record of the cards played: no search",
+            ));
+        }
+        let budget = crate::search::level_budget(None, playouts, budget_us, threads)?;
+        let table = &mut self.table;
+        let ranked = py.detach(|| ddz_core::search::rank::rank(table, budget, seed, k, None));
+        Ok(ranked
+            .iter()
+            .map(|r| (r.index, r.wp, r.low, r.high))
+            .collect())
     }
 
     /// The position as `Rules.solve` takes it, read off the table: a dict

@@ -26,9 +26,12 @@
 //! table that keeps no record of the cards played it decides as the greedy
 //! player does. docs/bots.md describes the method and its measurements.
 
+pub mod analysis;
 mod infer;
 mod leaf;
+pub mod levels;
 pub mod playout;
+pub mod rank;
 pub mod rebuild;
 pub mod sample;
 
@@ -42,12 +45,15 @@ use std::time::{Duration, Instant};
 
 /// How much one decision may search: at most `playouts` candidate
 /// playouts and at most `budget_us` microseconds (0: no time limit), on
-/// `threads` threads.
+/// `threads` threads; and how well it picks: `level` 1 to 8, 8 the full
+/// strength, lower ones pick among close candidates with noise
+/// (`levels.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SearchBudget {
     pub playouts: u32,
     pub budget_us: u32,
     pub threads: u8,
+    pub level: u8,
 }
 
 impl SearchBudget {
@@ -56,6 +62,7 @@ impl SearchBudget {
         playouts: 1000,
         budget_us: 40_000,
         threads: 1,
+        level: levels::TOP,
     };
 }
 
@@ -98,23 +105,44 @@ pub fn decide(table: &mut Table, budget: SearchBudget, seed: u64) -> Decision {
     }
     let legal = table.legal_unordered();
     let actions: Vec<Action> = legal.iter().collect();
+    if budget.level < levels::TOP {
+        // A weaker level still always goes out when it can.
+        let held = table.core().hands()[seat].len();
+        let out = actions
+            .iter()
+            .position(|a| matches!(a, Action::Play(m) if m.cards.len() == held));
+        if let Some(index) = out {
+            return Decision {
+                index,
+                ..Decision::default()
+            };
+        }
+        if levels::by_habit(budget.level, seed) {
+            let index = crate::policy::Policy::Greedy.choose(table, &mut Rng(seed));
+            return Decision {
+                index,
+                ..Decision::default()
+            };
+        }
+    }
     let candidates = shortlist(&actions);
     let sampler = Sampler::new(table, seat);
-    // A farmer against a lone landlord of three hands reads the landlord's
-    // follows (the landlord's own search models its farmers: leaf.rs).
-    let landlord_to_read = table
-        .position()
-        .and_then(|sp| leaf::lone_landlord(&sp))
-        .filter(|&l| l != seat);
     let search = Search {
-        table,
-        landlord_to_read,
-        sampler: &sampler,
-        actions: &actions,
-        seat,
-        seed,
+        exact: levels::exact(budget.level),
+        ..Search::new(table, &sampler, &actions, seed)
     };
-    let (best, samples, playouts) = search.halving(&candidates, budget);
+    let keep = if budget.level < levels::TOP {
+        levels::KEEP
+    } else {
+        1
+    };
+    let run = search.halving(&candidates, budget, keep, 0);
+    let best = if budget.level < levels::TOP {
+        levels::pick(&run.alive, |c| run.mean(c), budget.level, seed)
+    } else {
+        run.best()
+    };
+    let (samples, playouts) = (run.next as u32, run.playouts);
     Decision {
         index: best,
         samples,
@@ -155,48 +183,76 @@ struct Search<'a> {
     actions: &'a [Action],
     seat: usize,
     seed: u64,
+    /// Solve small positions at the leaves (`leaf::value`).
+    exact: bool,
 }
 
-impl Search<'_> {
-    /// Sequential halving over `candidates`; the best candidate's action
-    /// index, the samples and the playouts spent.
-    fn halving(&self, candidates: &[usize], budget: SearchBudget) -> (usize, u32, u32) {
+impl<'a> Search<'a> {
+    /// The search of `table`'s seat to act over `actions` (its legal
+    /// actions), its samples drawn by `sampler` from `seed`.
+    fn new(table: &'a Table, sampler: &'a Sampler, actions: &'a [Action], seed: u64) -> Self {
+        let seat = table.to_act();
+        // A farmer against a lone landlord of three hands reads the
+        // landlord's follows (the landlord's own search models its
+        // farmers: leaf.rs).
+        let landlord_to_read = table
+            .position()
+            .and_then(|sp| leaf::lone_landlord(&sp))
+            .filter(|&l| l != seat);
+        Search {
+            table,
+            landlord_to_read,
+            sampler,
+            actions,
+            seat,
+            seed,
+            exact: true,
+        }
+    }
+
+    /// Sequential halving over `candidates`, down to `keep` of them, on
+    /// samples from `first` on: the survivors and their sums.
+    fn halving(&self, candidates: &[usize], budget: SearchBudget, keep: usize, first: u64) -> Run {
         let start = Instant::now();
         let limit = (budget.budget_us > 0).then(|| Duration::from_micros(budget.budget_us.into()));
-        let mut alive: Vec<usize> = candidates.to_vec();
-        let mut sums = vec![0.0f64; self.actions.len()];
-        let mut seen = vec![0u32; self.actions.len()];
-        let rounds = (usize::BITS - (alive.len() - 1).leading_zeros()).max(1) as usize;
-        let (mut next, mut playouts) = (0u64, 0u32);
+        let mut run = Run {
+            alive: candidates.to_vec(),
+            sums: vec![0.0f64; self.actions.len()],
+            seen: vec![0u32; self.actions.len()],
+            next: first,
+            playouts: 0,
+            timed_out: false,
+        };
+        let keep = keep.max(1);
+        let rounds = (usize::BITS - (run.alive.len() - 1).leading_zeros()).max(1) as usize;
         for _ in 0..rounds {
-            let per = (budget.playouts as usize / (rounds * alive.len())).max(1) as u64;
-            let rows = self.round(&alive, next..next + per, budget.threads, start, limit);
-            next += per;
-            for row in rows.iter().flatten() {
-                for (&c, v) in alive.iter().zip(row) {
-                    sums[c] += v;
-                    seen[c] += 1;
-                    playouts += 1;
-                }
-            }
-            let timed_out = rows.iter().any(Option::is_none);
-            if timed_out || alive.len() == 1 {
+            // A level's last round (down to `keep`) spends what is left.
+            let last = keep > 1 && run.alive.len() <= keep;
+            let share = match last {
+                true => budget.playouts.saturating_sub(run.playouts) as usize,
+                false => budget.playouts as usize / rounds,
+            };
+            let per = (share / run.alive.len()).max(1) as u64;
+            let rows = self.round(
+                &run.alive,
+                run.next..run.next + per,
+                budget.threads,
+                start,
+                limit,
+            );
+            run.next += per;
+            run.add(&rows);
+            if run.timed_out || run.alive.len() <= keep {
                 break;
             }
-            let mean = |c: usize| sums[c] / f64::from(seen[c].max(1));
-            // The better half, ties to the earlier (smaller) candidate.
-            let mut ranked = alive.clone();
-            ranked.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
-            ranked.truncate(alive.len().div_ceil(2));
-            alive.retain(|c| ranked.contains(c));
+            // The better half (at least `keep`), ties to the earlier
+            // (smaller) candidate.
+            let mut ranked = run.alive.clone();
+            ranked.sort_by(|&a, &b| run.mean(b).total_cmp(&run.mean(a)).then(a.cmp(&b)));
+            ranked.truncate(run.alive.len().div_ceil(2).max(keep));
+            run.alive.retain(|c| ranked.contains(c));
         }
-        let mean = |c: usize| sums[c] / f64::from(seen[c].max(1));
-        let best = alive
-            .iter()
-            .copied()
-            .reduce(|a, b| if mean(b) > mean(a) { b } else { a })
-            .unwrap_or(0);
-        (best, next as u32, playouts)
+        run
     }
 
     /// The values of `alive` on each sample of `range`, in order; None for
@@ -240,13 +296,50 @@ impl Search<'_> {
                 if t.apply(self.actions[c]).is_err() {
                     return 0.0; // (the seat's own choices never depend on hidden cards)
                 }
-                leaf::value(&mut t, self.seat, style)
+                leaf::value(&mut t, self.seat, style, self.exact)
             })
             .collect()
     }
 }
 
-#[cfg(test)]
-mod rule_agent;
+/// A halving's state: the candidates alive, each action's sum of values
+/// and samples, the next sample's number and the playouts played.
+pub(crate) struct Run {
+    pub alive: Vec<usize>,
+    pub sums: Vec<f64>,
+    pub seen: Vec<u32>,
+    pub next: u64,
+    pub playouts: u32,
+    pub timed_out: bool,
+}
+
+impl Run {
+    fn mean(&self, c: usize) -> f64 {
+        self.sums[c] / f64::from(self.seen[c].max(1))
+    }
+
+    /// The best alive candidate, ties to the earlier.
+    fn best(&self) -> usize {
+        self.alive
+            .iter()
+            .copied()
+            .reduce(|a, b| if self.mean(b) > self.mean(a) { b } else { a })
+            .unwrap_or(0)
+    }
+
+    /// Add a round's rows (the alive candidates' values per sample).
+    fn add(&mut self, rows: &[Option<Vec<f64>>]) {
+        for row in rows.iter().flatten() {
+            for (&c, v) in self.alive.iter().zip(row) {
+                self.sums[c] += v;
+                self.seen[c] += 1;
+                self.playouts += 1;
+            }
+        }
+        self.timed_out |= rows.iter().any(Option::is_none);
+    }
+}
+
+pub mod rule_agent;
 #[cfg(test)]
 mod tests;

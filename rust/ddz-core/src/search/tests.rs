@@ -15,6 +15,7 @@ const FAST: SearchBudget = SearchBudget {
     playouts: 24,
     budget_us: 0,
     threads: 1,
+    level: levels::TOP,
 };
 
 /// Every moment of deal `index` of `preset` played by random choices from

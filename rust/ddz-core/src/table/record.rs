@@ -191,6 +191,13 @@ impl Record {
     /// The table this record ends at: its deals dealt, its actions taken in
     /// order, each checked as a seat's action would be.
     pub fn replay(&self, engine: Arc<Engine>) -> Result<Table, RecordError> {
+        let mut table = self.dealt(engine)?;
+        self.take_actions(&mut table)?;
+        Ok(table)
+    }
+
+    /// The table this record starts at: its deals dealt, no action taken.
+    pub fn dealt(&self, engine: Arc<Engine>) -> Result<Table, RecordError> {
         let bad =
             |e: &dyn fmt::Display| RecordError::new(format!("the record's rules or deals: {e}"));
         let rules = engine.rules();
@@ -201,9 +208,7 @@ impl Record {
             .collect();
         let deals = deals.map_err(|e| bad(&e))?;
         let rng = super::Rng::for_game(self.table_seed(), 0);
-        let mut table = Table::new(engine, rng, deals).map_err(|e| bad(&e))?;
-        self.take_actions(&mut table)?;
-        Ok(table)
+        Table::new(engine, rng, deals).map_err(|e| bad(&e))
     }
 
     /// Take the record's actions on `table`, dealt with its deals.
