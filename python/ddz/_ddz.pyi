@@ -124,6 +124,7 @@ def policy_act(
 ) -> tuple[int, str] | None:
     """The built-in policy `policy`'s choice for the observation (its JSON), on a table
     rebuilt from it: as `search_act`. `ddz.agents.RuleAgent` is the public wrapper."""
+
 def puzzle_candidates(
     rules: Rules, seed: int, start: int, count: int, hands: int, min: int, max: int
 ) -> list[list[str]]:
