@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 import ddz
 from ddz.agents import GreedyAgent
+from ddz.serve.played import pick
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +48,23 @@ def test_health_docs_and_openapi_are_served_from_here(server: Server) -> None:
         assert not re.search(r"(?:src|href)=[\"']?(?:https?:)?//", reply.text), asset
 
 
+def served(local: ddz.Game, seat: int) -> dict:
+    """`local.observation(seat)` as a view carries it: each play in its
+    history with the cards the record says it took from the hand, third."""
+    observation = local.observation(seat)
+    actions = json.loads(local.to_json())["actions"]
+    played = iter(a["ids"] for _, a in actions if isinstance(a, dict))
+    observation["history"] = [
+        [s, text, next(played)] if re.fullmatch(r"[3-9TJQKA2XDL]+(=.*)?", text) else [s, text]
+        for s, text in observation["history"]
+    ]
+    return observation
+
+
 def play_alongside(server: Server, preset: str, seed: int, human: int = 0) -> None:
     """One deal: the server's bots against a local Game with the same seed
-    and agents; after every action the reply is the local observation."""
+    and agents, taking the copies the server names (played.pick); after
+    every action the reply is the local observation."""
     n = ddz.Rules(preset).players
     bots = {str(s): "greedy" for s in range(n) if s != human}
     table, tokens = server.create(preset, seed=seed, bots=bots)
@@ -61,11 +76,12 @@ def play_alongside(server: Server, preset: str, seed: int, human: int = 0) -> No
     def bots_move() -> None:
         while local.phase != "over" and local.to_act != human:
             s = local.to_act
-            local.step(agent.act(local.observation(s), local.legal_actions()))
+            played = agent.act(local.observation(s), local.legal_actions())
+            local.step(played, cards=pick(local, played))
 
     bots_move()
     view = server.view(table, token)
-    assert view["observation"] == local.observation(human)
+    assert view["observation"] == served(local, human)
     step = 0
     while local.phase != "over":
         action = agent.act(local.observation(human), local.legal_actions())
@@ -76,12 +92,15 @@ def play_alongside(server: Server, preset: str, seed: int, human: int = 0) -> No
         )
         reply = server.act(table, token, str(action), f"k{step}", **reading)
         assert reply.status_code == 200, reply.text
-        local.step(action)
+        local.step(action, cards=pick(local, action))
         bots_move()
         view = reply.json()
-        assert view["observation"] == local.observation(human)
+        assert view["observation"] == served(local, human)
         assert view["version"] == len(json.loads(local.to_json())["actions"])
         step += 1
+    watched = server.http.get(f"/tables/{table}/spectate").json()["observation"]["history"]
+    seen = view["observation"]["history"]
+    assert [e for e in watched if len(e) == 3] == [e for e in seen if len(e) == 3]
     record = server.http.get(f"/tables/{table}/record").json()
     assert record.pop("seeded") is True  # the client chose the seed
     assert record == json.loads(local.to_json())

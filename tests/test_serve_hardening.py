@@ -101,7 +101,7 @@ def test_two_unseeded_tables_dealt_alike_have_bots_that_differ(server) -> None:
         table, tokens = server.create("classic", deal=deal, bots={"1": "random", "2": "random"})
         play_first_legal(server, table, tokens["0"], "d", until=6)
         history = server.view(table, tokens["0"])["observation"]["history"]
-        plays.append([a for s, a in history if s != 0])
+        plays.append([e[1] for e in history if e[0] != 0])
     assert plays[0] != plays[1]
 
 

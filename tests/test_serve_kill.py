@@ -111,7 +111,7 @@ def test_kill_9_loses_nothing_and_applies_nothing_twice(tmp_path) -> None:
                 assert retry.status_code == 200, retry.text
                 assert retry.json() == now, "a retried key was applied twice"
             history = now["observation"]["history"]
-            mine = [a for s, a in history if s == 0]
+            mine = [e[1] for e in history if e[0] == 0]
             if "next" not in c.in_flight:
                 assert mine and mine[-1] == c.in_flight["action"]
         # every table still plays on after the restart

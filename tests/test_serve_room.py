@@ -99,7 +99,7 @@ def test_the_clock_runs_out_the_server_acts_and_two_timeouts_make_autoplay(serve
     before = view["version"]
     view = wait_for(server, table, token, lambda v: v["version"] > before, "the first timeout")
     history = view["observation"]["history"]
-    mine = [a for s, a in history if s == 0]
+    mine = [e[1] for e in history if e[0] == 0]
     assert mine == ["pass"]  # the auction: a timeout passes
     if view["observation"]["phase"] != "over" and view["observation"]["to_act"] == 0:
         assert view["clock"]["seat"] == 0 and view["autoplay"] == []
@@ -110,7 +110,7 @@ def test_the_clock_runs_out_the_server_acts_and_two_timeouts_make_autoplay(serve
         server, table, token, lambda v: v["observation"]["phase"] == "over", "the deal's end"
     )
     assert view["clock"] is None and view["autoplay"] == [0]
-    plays = [a for s, a in view["observation"]["history"] if s == 0 and a != "pass"]
+    plays = [e[1] for e in view["observation"]["history"] if e[0] == 0 and e[1] != "pass"]
     assert plays, "托管 played no card for seat 0"
     reply = server.http.post(f"/tables/{table}/autoplay", json={"on": False}, headers=bearer(token))
     assert reply.status_code == 200, reply.text
@@ -271,7 +271,7 @@ def test_clocks_and_paced_bots_go_on_after_kill_9(tmp_path) -> None:
             lambda v: v["version"] > short_before["version"],
             "the timeout lost while down",
         )
-        assert [a for s, a in late["observation"]["history"] if s == 0][0] == "pass"
+        assert [e[1] for e in late["observation"]["history"] if e[0] == 0][0] == "pass"
     finally:
         again.stop()
 

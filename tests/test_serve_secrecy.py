@@ -41,9 +41,12 @@ def cards(text: str) -> list[str]:
     return out
 
 
-def twin_deals(preset: str, seed: int, rng: random.Random) -> tuple[dict, dict, int, list[str]]:
+def twin_deals(
+    preset: str, seed: int, rng: random.Random
+) -> tuple[dict, dict, int, list[str], set[str]]:
     """A seeded deal, the same deal with two cards of different ranks swapped
-    between two hidden places, the viewer, and what the swap touched. The
+    between two hidden places, the viewer, what the swap touched and the two
+    cards swapped. The
     kitty counts as hidden only if the viewer gets none of it at the start
     (some presets share it out before anyone acts)."""
     game = ddz.Game(preset, seed=seed)
@@ -62,6 +65,7 @@ def twin_deals(preset: str, seed: int, rng: random.Random) -> tuple[dict, dict, 
     i = rng.randrange(len(pa))
     choices = [j for j, c in enumerate(pb) if c[0] != pa[i][0]]
     j = rng.choice(choices)
+    swapped = {pa[i], pb[j]}
     pa[i], pb[j] = pb[j], pa[i]
     twin = json.loads(json.dumps(deal))
     for place, new in ((a, pa), (b, pb)):
@@ -69,7 +73,7 @@ def twin_deals(preset: str, seed: int, rng: random.Random) -> tuple[dict, dict, 
             twin["hands"][int(place[4:])] = "".join(new)
         else:
             twin[place] = "".join(new)
-    return deal, twin, viewer, [a, b]
+    return deal, twin, viewer, [a, b], swapped
 
 
 def in_sight(obs: dict, touched: list[str]) -> bool:
@@ -90,7 +94,7 @@ def test_swapped_hidden_cards_change_no_view(server: Server, preset: str) -> Non
     for seed in range(8):  # enough deals for ten checked views; most need two
         if checked >= 10:
             break
-        deal, twin, viewer, touched = twin_deals(preset, seed, rng)
+        deal, twin, viewer, touched, swapped = twin_deals(preset, seed, rng)
         tables = [server.create(preset, deal=d, seed=seed) for d in (deal, twin)]
         start_hand = len(cards(deal["hands"][viewer]))
         for _ in range(STEPS):
@@ -98,6 +102,8 @@ def test_swapped_hidden_cards_change_no_view(server: Server, preset: str) -> Non
             watch = [unframed(server.http.get(f"/tables/{t}/spectate").json()) for t, _ in tables]
             obs = views[0]["observation"]
             if in_sight(obs, touched) or len(cards(obs["hand"])) > start_hand:
+                break
+            if any(played(v) & swapped for v in views):  # a swapped card was played: public
                 break
             assert views[0] == views[1], f"{preset} seed {seed}: seat {viewer} sees the swap"
             assert watch[0] == watch[1], f"{preset} seed {seed}: a spectator sees the swap"
@@ -119,6 +125,12 @@ def test_swapped_hidden_cards_change_no_view(server: Server, preset: str) -> Non
                     reply = server.act(t, tokens[str(to_act)], action, f"s{checked}", **reading)
                 assert reply.status_code == 200, reply.text
     assert checked >= 10
+
+
+def played(view: dict) -> set[str]:
+    """The cards a view's history shows played (each play's third element)."""
+    history = view["observation"]["history"]
+    return {c for entry in history if len(entry) > 2 for c in cards(entry[2])}
 
 
 def unframed(view: dict) -> dict:

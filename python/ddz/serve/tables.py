@@ -23,6 +23,7 @@ import ddz
 
 from .bots import bot_key, decide, decision_seed
 from .costs import runs_inline
+from .played import pick
 from .replies import Refused
 from .room import RoomOptions, autoplay_kind
 from .seeds import deal_seed
@@ -231,6 +232,8 @@ class ServedTable:
         return [entry, *self._answer(on_step)]
 
     def _step(self, action: ddz.Move | str, cards: str | None = None) -> None:
+        if cards is None:  # a rank-only play's copies, named so they show nothing (played.py)
+            cards = pick(self.game, action)
         self.game.step(action, cards=cards)
         self.steps += 1
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .played import full_history, with_cards
 from .replies import encode
 from .room import counter
 from .tables import ServedTable
@@ -48,6 +49,8 @@ def seat_view(table: ServedTable, seat: int) -> dict:
         view["readings"] = table.readings()
     if table.room.card_counter:
         view["counter"] = counter(table.rules, observation)
+    # each play's physical cards third (played.py): after the counter, which reads [seat, text]
+    observation["history"] = with_cards(observation["history"], full_history(table))
     return view
 
 
@@ -70,7 +73,13 @@ def view_message(table: ServedTable, seat: int | None) -> str:
 
 
 def spectator_view(table: ServedTable) -> dict:
-    return _frame(table, None, public_observation([table.game.observation(s) for s in table.seats]))
+    full = full_history(table)
+    views = []
+    for s in table.seats:
+        observation = table.game.observation(s)
+        observation["history"] = with_cards(observation["history"], full)
+        views.append(observation)
+    return _frame(table, None, public_observation(views))
 
 
 def public_observation(views: Sequence[Mapping[str, Any]]) -> dict:
