@@ -431,6 +431,34 @@ def test_history_is_oldest_first_in_words(page, server: Server) -> None:
     page.find_element(By.ID, "close-drawer").click()
 
 
+def test_the_other_seats_plays_show_their_suits(page, server: Server) -> None:
+    """The views carry each play's physical cards: the history drawer draws
+    every play, the bots' included, with exactly those cards."""
+    table, tokens = server.create("classic", seed=7, bots={"1": "greedy", "2": "greedy"})
+    for k in range(12):  # pass the auction, then lead the lowest, until the bots have played
+        o = server.view(table, tokens["0"])["observation"]
+        if o["phase"] == "over" or sum(len(e) == 3 and e[0] != 0 for e in o["history"]) >= 4:
+            break
+        legal = o["legal_actions"]
+        action = "pass" if o["phase"] == "bid" and "pass" in legal else legal[0]
+        assert server.act(table, tokens["0"], action, f"s{k}").status_code == 200
+    sit(page, server, table, tokens["0"])
+    wait_for(page, lambda d: live_view(d).get("observation"))
+    page.find_element(By.ID, "show-history").click()
+    history = live_view(page)["observation"]["history"]
+    assert sum(len(e) == 3 and e[0] != 0 for e in history) >= 4
+    items = by_testid(page, "history").find_elements(By.TAG_NAME, "li")
+    assert len(items) == len(history)
+    for entry, item in zip(history, items):
+        drawn = [
+            c.get_attribute("data-card") for c in item.find_elements(By.CSS_SELECTOR, "[data-card]")
+        ]
+        if len(entry) == 3:
+            want = re.findall(r"[3-9TJQKA2][dchs]|[XDL]", entry[2])
+            assert sorted(drawn) == sorted(want), (entry, drawn)
+    page.find_element(By.ID, "close-drawer").click()
+
+
 # ---- replays -----------------------------------------------------------------------------------
 def test_replay_steps_through_a_finished_deal(page, server: Server) -> None:
     table, players = FINISHED.get("six-player-2v4") or pytest.skip("needs the deal played above")
@@ -951,8 +979,11 @@ def test_a_scripted_deal_reads_and_feels_like_a_game(page, server: Server) -> No
     assert not by_testid(page, "play").is_displayed()
     # Last trick's labels are gone once a new trick starts: the bots' 5 and 6 stay
     # (this trick), nothing from the tricks before.
+    # (drawn with the suit the bot played: the view's history carries its cards)
     last = page.find_elements(By.CSS_SELECTOR, "[data-testid=seat-1] .last [data-card]")
-    assert [c.get_attribute("data-card") for c in last] == ["5"]
+    bots_five = [e for e in view["history"] if e[0] == 1][-1]
+    assert bots_five[1] == "5" and bots_five[2].startswith("5") and len(bots_five[2]) == 2
+    assert [c.get_attribute("data-card") for c in last] == [bots_five[2]]
     check_cards_readable(page, "the end of a deal")
     # The check can fail: cards overlapping further hide their ranks.
     page.execute_script(
