@@ -57,6 +57,8 @@ def with_cards(history: list, full: list[tuple[int, str, str | None]]) -> list:
     Entries are matched to the full history in order by seat and text. Only
     words are ever hidden from a seat, so a hidden entry that matches a later
     visible one is that same word and carries no cards: the match is exact."""
+    if len(history) == len(full):  # nothing hidden from this seat: the same entries
+        return [[s, text, ids] if ids else [s, text] for s, text, ids in full]
     out = []
     at = 0
     for entry in history:
