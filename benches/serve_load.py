@@ -143,7 +143,10 @@ class Client:
         players = PLAYERS.get(self.args.preset, 3)
         bots = {str(s): "greedy" for s in range(1, players)}
         status, made = await self.http.request(
-            "POST", "/tables", {"preset": self.args.preset, "seed": self.n, "bots": bots}
+            "POST",
+            "/tables",
+            # The bots answer inside the request: the bench loads the request path.
+            {"preset": self.args.preset, "seed": self.n, "bots": bots, "bot_delay_ms": 0},
         )
         if status != 201:
             raise RuntimeError(f"POST /tables: {status} {made}")
@@ -226,6 +229,8 @@ async def run(args) -> dict:
     command = [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db)]
     # Every table is made from this one address: lift the per-client limit.
     command += ["--max-tables-per-client", str(max(args.tables, 1))]
+    # ... and its connections: one kept-alive HTTP connection and one WebSocket a table.
+    command += ["--max-connections-per-client", str(4 * args.tables + 64)]
     server = subprocess.Popen([*command, "--sync", args.sync])
     stats = Stats()
     try:
@@ -314,7 +319,10 @@ async def in_process(args) -> None:
     tables = []
     for n in range(args.tables):
         _, made = await asgi_call(
-            app, "POST", "/tables", {"preset": args.preset, "seed": n, "bots": bots}
+            app,
+            "POST",
+            "/tables",
+            {"preset": args.preset, "seed": n, "bots": bots, "bot_delay_ms": 0},
         )
         lobby.hub.join(made["id"], Subscriber(None, 0))  # type: ignore[arg-type]  # never sent to
         _, view = await asgi_call(

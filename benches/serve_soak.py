@@ -18,6 +18,13 @@ reopens it now and then. Every `--kill-every` seconds the server is
 killed with SIGKILL and started again; clients resend what was in flight
 with its idempotency key.
 
+Beside the honest clients, hostile ones (`--hostile N` of each kind):
+WebSockets that subscribe and then never read (a small receive buffer),
+slowloris connections that trickle a header a byte a second, and a replay
+bomber that posts records the server must refuse cheaply (the issue-53
+record stopped after the auction, a finished record over the cost limits)
+among honest replays. A sampler times `GET /healthz` every 0.1 s.
+
 Checked over the run, and asserted by `test_soak` (the short version
 pytest runs, a few seconds; `DDZ_SOAK=full` makes it the full run):
 
@@ -28,7 +35,11 @@ pytest runs, a few seconds; `DDZ_SOAK=full` makes it the full run):
   carries the next version;
 - the server's memory stays flat: its resident set size (VmRSS, sampled)
   in the last fifth of the run is within 16 MiB or 15% of the second
-  fifth's, across the restarts.
+  fifth's, across the restarts;
+- the hostile clients get only the answers they should (a 408 for the
+  slowloris, 422 or 429 for a bomb, the cut for a reader that never
+  reads), and never a 5xx. The `/healthz` latency's p50, p99 and maximum
+  are reported.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ import json
 import os
 import random
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -57,6 +69,10 @@ import ddz  # noqa: E402
 
 PRESETS = ["classic", "laizi", "two-player", "four-player", "six-player-2v4"]
 PLAYERS = {"two-player": 2, "four-player": 4, "six-player-2v4": 6}
+#: Connections the hostile clients may hold at once (the server's per-client cap is raised by it).
+HOSTILE_SOCKETS = 200
+#: Seconds a never-reading WebSocket is held before it is checked and opened again.
+NEVER_READ_HOLD = 15.0
 #: Memory growth allowed between the second fifth of the run and the last.
 RSS_SLACK_BYTES = 16 * 2**20
 RSS_SLACK_SHARE = 0.15
@@ -74,15 +90,25 @@ class Tally:
     pushes: int = 0
     kills: int = 0
     rss: list[tuple[float, int]] = field(default_factory=list)  # (time, bytes)
+    healthz: list[float] = field(default_factory=list)  # seconds, each answered /healthz
+    never_read: int = 0  # never-reading WebSockets opened
+    never_read_cut: int = 0  # ... that the server had cut when they were checked
+    slowloris: int = 0  # trickling connections opened
+    slowloris_408: int = 0  # ... answered 408 and closed
+    bombs: int = 0  # replay requests of the bomber
+    bomb_statuses: dict[int, int] = field(default_factory=dict)
 
 
 class ServerProcess:
     """`ddz serve` on one file and port, killed and started again at will."""
 
-    def __init__(self, db: Path, port: int, tables: int) -> None:
+    def __init__(self, db: Path, port: int, tables: int, timeouts: float) -> None:
         self.command = [
             sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(db),
             "--max-tables-per-client", str(tables + 10), "--ws-auth-timeout", "2",
+            "--max-connections-per-client", str(4 * tables + 64 + HOSTILE_SOCKETS),
+            "--header-timeout", str(timeouts), "--body-timeout", str(timeouts),
+            "--ws-send-timeout", str(timeouts),
         ]  # fmt: skip
         self.port = port
         self.log = open(db.with_suffix(".log"), "ab")
@@ -161,7 +187,8 @@ class Client:
         players = PLAYERS.get(self.preset, 3)
         kinds = ("greedy", "random")
         bots = {str(s): kinds[(self.n + s) % 2] for s in range(1, players)}
-        body: dict = {"preset": self.preset, "bots": bots}
+        # The bots answer inside the request (the request path is what this bench loads).
+        body: dict = {"preset": self.preset, "bots": bots, "bot_delay_ms": 0}
         if self.n % 2:
             body["seed"] = self.n  # half the tables seeded, half with secret seeds
         status, made = await self.call("POST", "/tables", body)
@@ -362,10 +389,139 @@ BAD_REQUESTS = [
 ]
 
 
+def bomb_records() -> tuple[list[bytes], list[bytes]]:
+    """(bombs the server must refuse, honest records it replays)."""
+    rules = ddz.Rules("laizi", decks=4, players=2, hand_size=109, kitty=0)
+    stopped = ddz.Game(rules, seed=1)
+    stopped.step(stopped.legal_actions()[-1])  # the auction over: the next lead is 1.78M plays
+
+    def finished(rules: ddz.Rules, seed: int) -> bytes:
+        game = ddz.Game(rules, seed=seed)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            game.step(legal[-1] if game.phase != "play" else legal[0])
+        return game.to_json().encode()
+
+    kickers = dict(trio_single=True, plane_singles=True, four_two_singles=True,
+                   four_two_pairs=True, joker_pairs=True, joker_trio_pair=True)  # fmt: skip
+    over_limit = finished(  # over 20,000 leads a hand: refused by the cost search
+        ddz.Rules("classic", players=6, decks=4, hand_size=34, kitty=12, **kickers), 1
+    )
+    honest = [finished(ddz.Rules(p), seed) for p in ("classic", "laizi") for seed in range(10)]
+    return [stopped.to_json().encode(), over_limit], honest
+
+
+class Hostile:
+    """The clients that misbehave on purpose, each kind `--hostile` times."""
+
+    def __init__(self, port: int, clients: list[Client], tally: Tally) -> None:
+        self.port, self.clients, self.tally = port, clients, tally
+        self.rng = random.Random(53)
+        self.bombs, self.honest = bomb_records()
+
+    async def never_read(self, stop: float) -> None:
+        """Subscribe, then read nothing for NEVER_READ_HOLD s; then see if we were cut."""
+        while time.monotonic() < stop:
+            client = self.rng.choice(self.clients)
+            try:
+                sock = socket.socket()
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+                sock.setblocking(False)
+                await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
+                reader, writer = await asyncio.open_connection(sock=sock, limit=1024)
+                writer.write(
+                    f"GET {client.path}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+                )
+                await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+                writer.write(_masked_text(json.dumps({"token": client.token})))
+                self.tally.never_read += 1
+                await asyncio.sleep(min(NEVER_READ_HOLD, max(0.0, stop - time.monotonic())))
+                try:  # read at last: a cut connection ends (EOF or a reset) at once
+                    while await asyncio.wait_for(reader.read(1 << 16), 2):
+                        pass
+                    self.tally.never_read_cut += 1
+                except (ConnectionError, OSError):
+                    self.tally.never_read_cut += 1
+                except asyncio.TimeoutError:
+                    pass  # still open: a quiet table sends too little to fill a buffer
+                writer.close()
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+                await asyncio.sleep(0.2)  # the server is down (a kill): again
+
+    async def slowloris(self, stop: float) -> None:
+        """A header a byte a second, until the server answers 408 and hangs up."""
+        while time.monotonic() < stop:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.tally.slowloris += 1
+                for byte in b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100:
+                    writer.write(bytes([byte]))
+                    try:
+                        answer = await asyncio.wait_for(reader.read(4096), 1.0)
+                    except asyncio.TimeoutError:
+                        continue
+                    if answer.startswith(b"HTTP/1.1 408"):
+                        self.tally.slowloris_408 += 1
+                    elif answer:
+                        self.tally.wrong.append(f"slowloris answered {answer[:60]!r}")
+                    break
+                writer.close()
+            except (OSError, asyncio.IncompleteReadError):
+                await asyncio.sleep(0.2)
+
+    async def bomber(self, stop: float) -> None:
+        http = Http(self.port)
+        while time.monotonic() < stop:
+            await asyncio.sleep(self.rng.uniform(0.1, 0.4))
+            bomb = self.rng.random() < 0.5
+            record = self.rng.choice(self.bombs if bomb else self.honest)
+            try:
+                status, reply = await http.request("POST", "/replays", record, resend=False)
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                http.close()
+                http = Http(self.port)
+                await asyncio.sleep(0.2)
+                continue
+            self.tally.bombs += 1
+            self.tally.bomb_statuses[status] = self.tally.bomb_statuses.get(status, 0) + 1
+            if status >= 500:
+                self.tally.server_errors.append(f"{status} POST /replays: {reply}")
+            elif status not in ((422, 429) if bomb else (200, 429)):
+                self.tally.wrong.append(f"replay {'bomb' if bomb else 'record'}: {status}")
+        http.close()
+
+    async def healthz(self, stop: float) -> None:
+        http = Http(self.port)
+        while time.monotonic() < stop:
+            await asyncio.sleep(0.1)
+            start = time.perf_counter()
+            try:
+                status, _ = await http.request("GET", "/healthz", resend=False)
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                http.close()
+                http = Http(self.port)
+                continue  # down for a kill: not a latency
+            if status == 200:
+                self.tally.healthz.append(time.perf_counter() - start)
+        http.close()
+
+
+def _masked_text(text: str) -> bytes:
+    """A client's WebSocket text frame (masked, as a client's must be)."""
+    data, mask = text.encode(), b"\x01\x02\x03\x04"
+    assert len(data) < 126
+    return (
+        bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+    )
+
+
 async def soak(args) -> Tally:
     tally = Tally()
     db = Path(tempfile.mkdtemp()) / "soak.sqlite3"
-    server = ServerProcess(db, free_port(), args.tables)
+    server = ServerProcess(db, free_port(), args.tables, args.timeouts)
     await server.start()
     try:
         clients = [Client(n, server.port, args, tally) for n in range(args.tables)]
@@ -390,6 +546,11 @@ async def soak(args) -> Tally:
                 await server.start()
 
         tasks = [asyncio.ensure_future(sample()), asyncio.ensure_future(killer())]
+        hostile = Hostile(server.port, clients, tally)
+        for _ in range(args.hostile):
+            for kind in (hostile.never_read, hostile.slowloris, hostile.bomber):
+                tasks.append(asyncio.ensure_future(kind(stop)))
+        tasks.append(asyncio.ensure_future(hostile.healthz(stop)))
         results = await asyncio.gather(*(c.play(stop) for c in clients), return_exceptions=True)
         for task in tasks:
             task.cancel()
@@ -412,7 +573,7 @@ def rss_growth(samples: list[tuple[float, int]], seconds: float) -> tuple[int, i
     return early, late, max(RSS_SLACK_BYTES, int(RSS_SLACK_SHARE * early))
 
 
-def check(tally: Tally, seconds: float) -> list[str]:
+def check(tally: Tally, seconds: float, hostile: int = 0) -> list[str]:
     """What went wrong: empty when every property held."""
     problems = [f"5xx: {e}" for e in tally.server_errors] + tally.wrong
     early, late, slack = rss_growth(tally.rss, seconds)
@@ -422,7 +583,14 @@ def check(tally: Tally, seconds: float) -> list[str]:
         problems.append(f"server memory grew from {early >> 20} MiB to {late >> 20} MiB")
     if tally.deals_checked == 0:
         problems.append("no deal was finished and checked")
+    if hostile and not (tally.slowloris_408 and tally.bombs and tally.never_read):
+        problems.append("the hostile clients did too little to test (or were never answered)")
     return problems
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
 def report(args, tally: Tally) -> None:
@@ -438,6 +606,19 @@ def report(args, tally: Tally) -> None:
             f"server RSS: min {min(rss) >> 20} MiB, max {max(rss) >> 20} MiB; median of the "
             f"second fifth {early >> 20} MiB, of the last fifth {late >> 20} MiB"
         )
+    if args.hostile:
+        print(
+            f"hostile: never-reading WebSockets {tally.never_read:,} (found cut "
+            f"{tally.never_read_cut:,}), slowloris {tally.slowloris:,} "
+            f"(408 {tally.slowloris_408:,}), replays {tally.bombs:,} by status "
+            f"{dict(sorted(tally.bomb_statuses.items()))}"
+        )
+    h = tally.healthz
+    if h:
+        print(
+            f"/healthz: {len(h):,} answered, p50 {1e3 * percentile(h, 0.5):.1f} ms, "
+            f"p99 {1e3 * percentile(h, 0.99):.1f} ms, max {1e3 * max(h):.1f} ms"
+        )
     for line in (tally.server_errors + tally.wrong)[:10]:
         print("  ", line)
 
@@ -450,12 +631,19 @@ def options(argv: list[str] | None = None):
     parser.add_argument("--think", type=float, default=0.5, help="mean seconds between actions")
     parser.add_argument("--bad", type=float, default=0.1, help="share of requests that are bad")
     parser.add_argument("--sample", type=float, default=2.0, help="seconds between RSS samples")
+    parser.add_argument(
+        "--hostile", type=int, default=10, help="clients of each hostile kind (0: none)"
+    )
+    parser.add_argument(
+        "--timeouts", type=float, default=10.0, metavar="SECONDS",
+        help="the server's header, body and WebSocket send timeouts",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
 #: The short run pytest makes: the same checks in a few seconds.
 SHORT = ["--tables", "40", "--seconds", "8", "--kill-every", "4", "--think", "0.05",
-         "--bad", "0.15", "--sample", "0.2"]  # fmt: skip
+         "--bad", "0.15", "--sample", "0.2", "--hostile", "2", "--timeouts", "1"]  # fmt: skip
 
 
 def test_soak() -> None:
@@ -463,14 +651,14 @@ def test_soak() -> None:
     tally = asyncio.run(soak(args))
     report(args, tally)
     assert tally.kills >= 1 and tally.bad_requests > 0 and tally.requests > 0
-    assert check(tally, args.seconds) == []
+    assert check(tally, args.seconds, args.hostile) == []
 
 
 def main() -> None:
     args = options()
     tally = asyncio.run(soak(args))
     report(args, tally)
-    problems = check(tally, args.seconds)
+    problems = check(tally, args.seconds, args.hostile)
     print("OK" if not problems else f"FAILED: {len(problems)} problems")
     raise SystemExit(1 if problems else 0)
 

@@ -76,7 +76,7 @@ def vecenv_rate(
     rate = Rate(envs)
     while rate.running(seconds):
         for _ in range(20):
-            obs, *_ = env.step(draw(obs["legal_offsets"]))
+            obs, *_ = env.step(draw(obs["legal_offsets"]), by="index")
         rate.steps += 20
     return rate.text()
 
@@ -103,7 +103,7 @@ def fixed_steps(envs: int, steps: int, threads: int | None, copy: bool, ids: boo
     draw = Draw(envs)
     obs = env.reset()
     for _ in range(steps):
-        obs, *_ = env.step(draw(obs["legal_offsets"]))
+        obs, *_ = env.step(draw(obs["legal_offsets"]), by="index")
 
 
 def main() -> None:

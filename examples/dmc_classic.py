@@ -161,7 +161,7 @@ def train(
         seed=seed,
         seats=[0],
         opponents="greedy",
-        reward="win",
+        reward="win_split",
         reward_for="acting",
         copy=False,
     )

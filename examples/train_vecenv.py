@@ -4,7 +4,7 @@
 
 A linear softmax policy scores each legal action from its features (kind, cards,
 rank, length; docs/rl.md's legal columns), trained with REINFORCE on the win/loss
-reward (`reward="win"`) over 256 envs stepped together. It then plays fresh deals
+reward (`reward="win_split"`) over 256 envs stepped together. It then plays fresh deals
 against the same random seats; the random policy's win rate at seat 0 is the
 baseline. A few seconds of training lift seat 0's win rate well above random.
 """
@@ -66,7 +66,7 @@ def choose(obs, w, rng, learner: bool):
 
 
 def train(steps: int, envs: int = 256, seed: int = 0, lr: float = 0.3) -> np.ndarray:
-    env = ddz.VecEnv("classic", envs, seed=seed, reward="win")
+    env = ddz.VecEnv("classic", envs, seed=seed, reward="win_split")
     rng = np.random.default_rng(seed)
     w = np.zeros(FEATURES, np.float32)
     trace = np.zeros((envs, FEATURES), np.float32)  # sum of grad log pi this deal
@@ -87,7 +87,7 @@ def train(steps: int, envs: int = 256, seed: int = 0, lr: float = 0.3) -> np.nda
 
 def win_rate(w: np.ndarray | None, deals: int, envs: int = 256, seed: int = 10**6) -> float:
     """Seat 0's win rate over `deals` finished deals (policy `w`; None: random)."""
-    env = ddz.VecEnv("classic", envs, seed=seed, reward="win")
+    env = ddz.VecEnv("classic", envs, seed=seed, reward="win_split")
     rng = np.random.default_rng(seed)
     obs = env.reset()
     wins = done = 0

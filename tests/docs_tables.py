@@ -86,10 +86,40 @@ def option_table() -> str:
     return "\n".join(out) + "\n"
 
 
+RULE_WORDS = Path(ddz.__file__).parent / "serve" / "static" / "rules-words.json"
+
+
+def _meets(value: object, want: object) -> bool:
+    """A rules-words.json condition, as the page's rulewords.js reads it: a
+    value, "+" (more than 0) or "N+" (N or more)."""
+    if want == "+":
+        return isinstance(value, int) and value > 0
+    if isinstance(want, str) and re.fullmatch(r"\d+\+", want):
+        return isinstance(value, int) and value >= int(want[:-1])
+    return value == want
+
+
+def preset_glance() -> str:
+    """Each preset in the sentences of the page's rules panel (English)."""
+    import json
+
+    sentences = json.loads(RULE_WORDS.read_text(encoding="utf-8"))["sentences"]
+    out = []
+    for preset in ddz.PRESETS:
+        rules = ddz.Rules(preset).to_dict()
+        out.append(f"- **`{preset}`**:")
+        for s in sentences:
+            if all(_meets(rules.get(k), v) for k, v in s.get("when", {}).items()):
+                text = re.sub(r"\{(\w+)\}", lambda m, r=rules: str(r[m.group(1)]), s["en"])
+                out.append(f"  {text}")
+    return "\n".join(out) + "\n"
+
+
 #: Every generated block: (file, block name) -> its text.
 BLOCKS: dict[tuple[str, str], Callable[[], str]] = {
     ("roles.md", "roles"): role_tables,
     ("rules.md", "options"): option_table,
+    ("presets.md", "glance"): preset_glance,
 }
 
 

@@ -92,7 +92,9 @@ class Server:
         return made["id"], made["tokens"]
 
     def make(self, preset: str, **body) -> dict:
-        """POST /tables: the whole reply (id, tokens, owner)."""
+        """POST /tables: the whole reply (id, tokens, owner). The bots answer
+        inside each request (bot_delay_ms 0) unless the test asks for pacing."""
+        body.setdefault("bot_delay_ms", 0)
         reply = self.http.post("/tables", json={"preset": preset, **body})
         assert reply.status_code == 201, reply.text
         return reply.json()

@@ -64,7 +64,7 @@ def test_every_form_takes_index_k_as_the_same_action(preset: str) -> None:
     obs = vec.observe()
     for (k, _), i, cols in zip(run, ids, want):
         assert int(obs["legal_ids"][k]) == i and row_of(obs, k) == cols
-        obs, *_ = vec.step([k])
+        obs, *_ = vec.step([k], by="index")
 
     # PettingZoo, AEC and parallel, in the candidate form: slot k is index k.
     aec = aec_env(preset, actions="candidates")

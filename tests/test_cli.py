@@ -258,8 +258,8 @@ def test_play_a_deal_through_stdin() -> None:
     assert any(f"A{s} A{t} A{u}" in hand_line for s, t, u in ("♦♣♥", "dch"))
     assert "is the hint)" in p.stdout  # the suggested play is named
     # The result table: one row per seat (seat, role, cards left, score,
-    # outcome); scores sum to 0.
-    row = r"^\W*(\d)\W+(?:[a-z ]+\W+)?\d+\W+([+-]\d+)\W+(won|lost)"
+    # running total, outcome); scores sum to 0.
+    row = r"^\W*(\d)\W+(?:[a-z ]+\W+)?\d+\W+([+-]\d+)\W+[+-]\d+\W+(won|lost)"
     rows = re.findall(row, p.stdout, re.MULTILINE)
     assert [int(seat) for seat, _, _ in rows] == [0, 1, 2]
     assert sum(int(score) for _, score, _ in rows) == 0
@@ -322,3 +322,63 @@ def test_simulate_progress_bar_only_on_a_terminal() -> None:
     ok("simulate", "classic", "-n", "60000")
     stdout, stderr = run_with_stderr_on_a_terminal("simulate", "classic", "-n", "60000", "--json")
     assert stderr == "" and json.loads(stdout)["games"] == 60000
+
+
+def test_eval_counts_games_overall_and_seats_by_role_and_says_what_adp_is() -> None:
+    done = run("eval", "classic", "greedy", "random", "-n", "20")
+    assert done.returncode == 0, done.stderr
+    rows = {line.split("│")[1].strip(): line for line in done.stdout.splitlines() if "│" in line}
+    assert "20 seats" in rows["landlord"] and "40 seats" in rows["farmer"]
+    assert "40 games" in rows["overall"]
+    assert "doubled by every bomb" in " ".join(done.stdout.split())
+
+
+def test_eval_full_protocol_shows_the_one_sided_figures_first() -> None:
+    done = run("eval", "classic", "greedy", "random", "-n", "20", "--protocol", "full")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert text.index("seats were on one side") < text.index("every game:")
+    assert "won and lost at once" in text
+
+
+def test_eval_help_names_the_search_player() -> None:
+    assert "search" in run("eval", "--help").stdout
+
+
+def test_replay_as_text(tmp_path) -> None:
+    import ddz
+
+    game = ddz.play("laizi", [ddz.agents.GreedyAgent()] * 3, seed=5)
+    record = tmp_path / "deal.json"
+    record.write_text(game.to_json(), encoding="utf-8")
+    done = run("replay", str(record), "--text")
+    assert done.returncode == 0, done.stderr
+    for seat, hand in enumerate(game.deals[0]["hands"]):
+        assert f"seat {seat}: {hand}" in done.stdout
+    assert done.stdout.count(". seat ") == len(game.history)
+    assert f"scores {game.result['scores']}" in done.stdout
+
+
+def test_serve_says_where_it_listens_and_stops_on_sigterm(tmp_path) -> None:
+    import signal
+    import socket
+
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ddz", "serve", "--port", str(port), "--db", str(tmp_path / "d")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line, line
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    # uvicorn shuts down cleanly, then re-raises the signal it caught.
+    assert server.returncode in (0, -signal.SIGTERM), server.stderr.read() if server.stderr else ""

@@ -241,3 +241,18 @@ def test_dropped_observation_dicts_changed_anyhow_never_show_in_the_next(preset:
                 assert item == was
             legal = g.legal_actions()
             g.step(legal[rng.randrange(len(legal))])
+
+
+def test_repr_says_where_the_deal_stands_and_how_it_ended() -> None:
+    game = ddz.Game("classic", seed=7)
+    assert repr(game) == (
+        f"<Game(Rules('classic'), seed=7), deal 1: {game.phase}, "
+        f"seat {game.to_act} to act, cards left [17, 17, 17]>"
+    )
+    over = ddz.play("classic", [ddz.agents.GreedyAgent()] * 3, seed=3)
+    result = over.result
+    assert result is not None
+    text = repr(over)
+    assert "over" in text and f"×{result['multiplier']}" in text
+    assert f"scores {result['scores']}" in text
+    assert all(str(s) in text.split("win")[0] for s in result["winners"])

@@ -23,6 +23,10 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 HOSTILE = ["²", "#0", "#" + "9" * 1000, "9" * 1000, "3♣", "pas", "passes", "bid 9", "more", ""]
 
 
+#: The question after each deal.
+ANOTHER = "another deal? (y/n) > "
+
+
 class Terminal:
     """A child process on a pseudo-terminal of ROWS × COLUMNS."""
 
@@ -77,6 +81,9 @@ def test_a_whole_deal_at_80_by_24_with_hostile_input() -> None:
     following = False
     turns = 0
     while term.read_until_prompt():
+        if term.screen().endswith(ANOTHER):
+            term.send("n")
+            continue
         if not following and "to beat:" in term.screen()[-1000:]:
             following, said = True, iter(HOSTILE)  # once more, facing a play
         term.send(next(said, "#1"))
@@ -159,3 +166,63 @@ def test_a_terminal_without_unicode_still_plays_the_deal() -> None:
     assert p.returncode == 0, p.stderr
     assert "result" in p.stdout
     assert re.search(r"your hand: .*\b[3-9JQKA][hsdc]\b", p.stdout)  # suits as letters
+
+
+def test_two_deals_with_a_running_score_forced_passes_and_words() -> None:
+    """Forced passes go by themselves, errors are words, and a second deal
+    keeps the running score; the result names every role and the kept hands."""
+    term = Terminal("play", "classic", "--seed", "1")
+    deals = 0
+    turns = 0
+    said = iter(["bid 9", "zz", "3333"])
+    while term.read_until_prompt():
+        if term.screen().endswith(ANOTHER):
+            deals += 1
+            term.send("y" if deals == 1 else "n")
+            continue
+        term.send(next(said, "#1"))
+        turns += 1
+        assert turns < 400
+    assert term.wait() == 0
+    text = term.screen()
+    assert "Traceback" not in text and deals == 2
+    # Errors in words, never the engine's syntax.
+    assert "allowed: pass, bid:" not in text and "bid:" not in text
+    assert "'bid 9' is not a choice now: you may pass or bid" in text
+    assert re.search(r"seat \d has [12] cards? left!", text)  # 报单/报双
+    # 要不起: passes that were all the seat could do went by themselves.
+    forced = re.findall(r"you: pass \(nothing in your hand beats (\S+)\)", text)
+    assert forced
+    # Two results; the second's totals are the two deals' scores summed.
+    tables = [text[i:] for i in [m.start() for m in re.finditer(r"^result", text, re.M)]]
+    assert len(tables) == 2
+    row = r"^\W*(\d)\W+([a-z ,]+?)\s*│\s*(\d+)\s*│\s*([+-]\d+)\s*│\s*([+-]\d+)"
+    first, second = (re.findall(row, t, re.M)[:3] for t in tables)
+    assert [r[1] for r in first].count("landlord") == 1  # every role named
+    for a, b in zip(first, second):
+        assert int(b[4]) == int(a[3]) + int(b[3])
+    assert "kept:" in text  # the losers' hands are shown
+
+
+def test_a_refused_play_is_explained_in_words() -> None:
+    import ddz
+    from ddz.agents import GreedyAgent
+    from ddz.cli.play import refusal
+
+    game, agent = ddz.Game("classic", seed=8), GreedyAgent()
+    while game.phase != "play":
+        game.step(agent.act(game.observation(game.to_act), game.legal_actions()))
+    me = game.to_act
+    hand = game.observation(me)["hand"]
+    legal = game.legal_actions()
+    assert refusal(game, me, "pass", legal).startswith("you lead this trick")
+    assert "neither cards nor a word" in refusal(game, me, "zz", legal)
+    held = {c for c in hand if c.isupper() or c.isdigit()}
+    absent = next(r for r in "3456789TJQKA2" if r not in held or hand.count(r) < 4)
+    assert refusal(game, me, absent * 4, legal).startswith("you do not hold")
+    game.step(next(a for a in legal if isinstance(a, ddz.Move) and a.kind == "single"))
+    follower = game.to_act
+    ranks = [c for c in game.observation(follower)["hand"] if not c.islower()]
+    pair = next(r for r in ranks if ranks.count(r) >= 2) * 2
+    why = refusal(game, follower, pair, game.legal_actions())
+    assert why.startswith(f"{pair} (pair) does not beat"), why

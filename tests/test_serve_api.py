@@ -83,6 +83,7 @@ def play_alongside(server: Server, preset: str, seed: int, human: int = 0) -> No
         assert view["version"] == len(json.loads(local.to_json())["actions"])
         step += 1
     record = server.http.get(f"/tables/{table}/record").json()
+    assert record.pop("seeded") is True  # the client chose the seed
     assert record == json.loads(local.to_json())
     again = ddz.Game.from_json(json.dumps(record))
     assert again.result == local.result
@@ -279,7 +280,10 @@ def test_record_is_403_until_the_end_then_next_deals_and_scores_run_on(server: S
         totals = [t + s for t, s in zip(totals, result["scores"])]
         assert view["scores"] == totals
         record = server.http.get(f"/tables/{table}/record")
-        assert record.status_code == 200 and json.loads(record.text)["seed"] == 9 + deal
+        assert record.status_code == 200 and record.json()["seeded"] is True
+        seed = record.json()["seed"]
+        # The chosen seed deals the first deal only; the next one's is keyed, not 9 + 1.
+        assert seed == 9 if deal == 0 else seed not in (9, 10)
         assert server.http.get(f"/tables/{table}/record?deal={deal}").json() == record.json()
         if deal == 0:
             nxt = server.http.post(f"/tables/{table}/next", headers=bearer(token))

@@ -39,7 +39,8 @@ class Client(threading.Thread):
         self.acks = 0
         self.in_flight: dict | None = None  # the request sent, no reply yet
         with httpx.Client(base_url=base, timeout=10) as http:
-            made = http.post("/tables", json={"preset": preset, "seed": n, "bots": self.bots()})
+            body = {"preset": preset, "seed": n, "bots": self.bots(), "bot_delay_ms": 0}
+            made = http.post("/tables", json=body)
         self.table, token = made.json()["id"], made.json()["tokens"]["0"]
         self.auth = bearer(token)
 

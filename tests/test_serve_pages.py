@@ -67,6 +67,10 @@ def test_the_page_opens_at_each_of_its_addresses(server: Server) -> None:
         "render.js",
         "hand.js",
         "play.js",
+        "effects.js",
+        "rules.js",
+        "rules-words.json",
+        "rulewords.js",
     ):
         assert server.http.get(f"/static/{asset}").status_code == 200, asset
 
@@ -195,8 +199,10 @@ def test_offered_seats_in_the_lobby(server: Server) -> None:
             "offered": True,
         }
     taken = server.http.post(f"/tables/{table}/offers/1/take").json()
-    assert taken == {"seat": 1, "token": tokens["1"]}
+    # A new token for the taker; the one that offered the seat opens nothing now.
+    assert taken["seat"] == 1 and taken["token"] != tokens["1"]
     assert server.view(table, taken["token"])["seat"] == 1
+    assert error_of(server.http.get(f"/tables/{table}/view", headers=bearer(tokens["1"])), 403)
     assert error_of(server.http.post(f"/tables/{table}/offers/1/take"), 409)  # once only
     # withdrawn, and gone with the table once it is closed
     server.http.post(f"/tables/{table}/offers/0", headers=bearer(tokens["0"]))
@@ -230,7 +236,7 @@ def test_the_static_files_need_no_font_and_no_other_host() -> None:
 
     static = Path(ddz.serve.__file__).parent / "static"
     files = sorted(static.iterdir())
-    assert {f.suffix for f in files} == {".html", ".js", ".css"}
+    assert {f.suffix for f in files} == {".html", ".js", ".css", ".json"}
     for f in files:
         text = f.read_text(encoding="utf-8")
         glyphs = [c for c in text if ord(c) >= 0x1F000 or 0x2660 <= ord(c) <= 0x2667]

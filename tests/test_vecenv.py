@@ -159,8 +159,8 @@ def test_env_i_deals_the_table_seeded_seed_plus_i() -> None:
         assert env.observation(i)["hand"] == table.observation(table.to_act)["hand"]
 
 
-def test_win_rewards_split_each_sides_one_and_sum_to_zero() -> None:
-    env = ddz.VecEnv("classic", 8, seed=3, reward="win")
+def test_win_split_rewards_split_each_sides_one_and_sum_to_zero() -> None:
+    env = ddz.VecEnv("classic", 8, seed=3, reward="win_split")
     rng = np.random.default_rng(3)
     obs = env.reset()
     ended = 0
@@ -173,6 +173,30 @@ def test_win_rewards_split_each_sides_one_and_sum_to_zero() -> None:
         want = np.where(winners, 1.0 / won, -1.0 / (3 - won))
         np.testing.assert_allclose(rewards[done], want)
         np.testing.assert_allclose(rewards[done].sum(axis=1), 0, atol=1e-6)
+    assert ended > 0
+
+
+@pytest.mark.parametrize("preset", ["classic", "four-player"])
+def test_win_and_adp_rewards_pay_every_seat_of_a_side_alike(preset: str) -> None:
+    # "win": +1 to every winner, -1 to every loser (DouZero's per-seat objective);
+    # "adp": the same signs times 2**bombs, the bombs in info.
+    win = ddz.VecEnv(preset, 8, seed=3, reward="win")
+    adp = ddz.VecEnv(preset, 8, seed=3, reward="adp")
+    rng = np.random.default_rng(3)
+    obs = win.reset()
+    adp.reset()
+    ended = 0
+    for _ in range(300):
+        actions = random_actions(obs, rng)
+        obs, rewards, terminated, info = win.step(actions)
+        _, adp_rewards, _, adp_info = adp.step(actions)
+        done = terminated.nonzero()[0]
+        ended += len(done)
+        want = np.where(info["winners"][done], 1.0, -1.0)
+        np.testing.assert_array_equal(rewards[done], want)
+        np.testing.assert_array_equal(adp_info["bombs"], info["bombs"])
+        scale = 2.0 ** info["bombs"][done][:, None]
+        np.testing.assert_array_equal(adp_rewards[done], want * scale)
     assert ended > 0
 
 

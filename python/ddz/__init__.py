@@ -43,11 +43,12 @@ from ddz.types import Agent  # noqa: E402
 
 def __getattr__(name: str) -> object:
     # `ddz.distributed` needs Ray (an extra): loaded on first use, so that
-    # `import ddz` never imports Ray.
-    if name == "distributed":
+    # `import ddz` never imports Ray. `ddz.envs` (numpy only itself, its adapters
+    # bring Gymnasium and PettingZoo) is loaded on first use too.
+    if name in ("distributed", "envs"):
         import importlib
 
-        return importlib.import_module("ddz.distributed")
+        return importlib.import_module(f"ddz.{name}")
     raise AttributeError(f"module 'ddz' has no attribute {name!r}")
 
 

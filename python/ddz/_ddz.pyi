@@ -28,6 +28,7 @@ __all__ = [
     "greedy_choice",
     "simulate",
     "search_act",
+    "policy_act",
     "analyse_record",
     "Table",
     "ActionList",
@@ -115,6 +116,12 @@ def search_act(
     legal actions in Game's order and the action's text; None where no deal replays to
     the observation (one edited by hand, say). `ddz.agents.SearchAgent` is the public
     wrapper."""
+
+def policy_act(
+    rules: Rules, observation: str, policy: str, seed: int = 0
+) -> tuple[int, str] | None:
+    """The built-in policy `policy`'s choice for the observation (its JSON), on a table
+    rebuilt from it: as `search_act`. `ddz.agents.RuleAgent` is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core
@@ -495,6 +502,9 @@ class Table:
     ) -> int:
         """The search player's choice for the seat to act: an index into
         `legal_actions()` (docs/bots.md); it reads only what that seat may see."""
+    def policy_choice(self, name: str, seed: int = 0) -> int:
+        """The built-in policy `name`'s choice for the seat to act ("random", "greedy",
+        "rule", "search", "search:playouts=N"): an index into `legal_actions()`."""
     def _rank(
         self,
         k: int = 3,
@@ -531,6 +541,8 @@ class VecEnv:
         max_decisions: int | None = None,
         legal_ids: bool = False,
         action_mask: bool = False,
+        max_actions: int | None = None,
+        features: str | None = None,
         final_obs: bool = False,
         step_api: str = "done",
         copy: bool = True,
@@ -538,10 +550,11 @@ class VecEnv:
     def reset(self, seed: int | None = None) -> dict[str, npt.NDArray[Any]]:
         """Every env to the first deal of its series; the observations."""
 
-    def step(self, actions: npt.ArrayLike, *, by: str = "index") -> tuple[Any, ...]:
+    def step(self, actions: npt.ArrayLike, *, by: str | None = None) -> tuple[Any, ...]:
         """One action per env (a legal index, or with `by="id"` an action id) ->
         `(obs, rewards, done, info)`, or with `step_api="gymnasium"`
-        `(obs, rewards, terminated, truncated, info)`."""
+        `(obs, rewards, terminated, truncated, info)`. An env that numbers its actions
+        needs `by` named."""
 
     def observe(self) -> dict[str, npt.NDArray[Any]]:
         """The observations of the last reset or step."""
@@ -581,6 +594,9 @@ class VecEnv:
     def max_redeals(self) -> int | None: ...
     @property
     def max_decisions(self) -> int | None: ...
+    @property
+    def max_actions(self) -> int | None:
+        """The padded width of `padded_*` (None: no padded tensors)."""
     @property
     def step_api(self) -> str: ...
     @property

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ddz._ddz import Rules, Table, default_threads, greedy_choice, search_act
+from ddz._ddz import Rules, Table, default_threads, greedy_choice, policy_act, search_act
 
 if TYPE_CHECKING:
     from ddz.types import SolverPosition
@@ -29,6 +29,45 @@ class GreedyAgent:
 
     def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         return legal[greedy_choice(legal)]  # the core's greedy player (policy.rs)
+
+
+#: The search's default playouts a decision (`SearchBudget::DEFAULT`).
+_DEFAULT_PLAYOUTS = 1000
+
+
+class RuleAgent:
+    """RLCard 1.2.0's rule agent (`DouDizhuRuleAgentV1`, the baseline DDZ papers
+    report), ported to Rust: the policy ``"rule"`` (docs/bots.md). In the play it
+    leads the first group of its greedy decomposition holding its lowest card,
+    follows with the smallest play of the same shape, and otherwise passes a
+    partner or plays at random; the auction (RLCard has none) is `GreedyAgent`'s.
+
+    ``act_in(game)`` decides on the game's own table; ``act(observation, legal)``
+    on a table rebuilt from the observation (an observation no deal replays to
+    goes to `GreedyAgent`). Its random draws come from ``seed``."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self._rules: dict[str, Rules] = {}
+        self._fallback = GreedyAgent()
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        preset = observation["preset"]
+        rules = self._rules.setdefault(preset, Rules(preset))
+        text = json.dumps(dict(observation), default=str)
+        found = policy_act(rules, text, "rule", seed=self._rng.getrandbits(64))
+        if found is not None:
+            index, name = found
+            if index < len(legal) and str(legal[index]) == name:
+                return legal[index]
+        return self._fallback.act(observation, legal)
+
+    def act_in(self, game: Table) -> Any:
+        """The rule agent's action for the seat to act on `game` (not over)."""
+        legal = game.legal_actions()
+        return legal[game.policy_choice("rule", seed=self._rng.getrandbits(64))]
 
 
 class SearchAgent:
@@ -126,6 +165,13 @@ class SearchAgent:
             level=self.level,
         )
         return legal[index]
+
+    def batch_budget(self) -> tuple[int | None, int | None, int]:
+        """``(playouts, budget_us, level)`` of one decision, as a batch plays this
+        agent (`ddz.VecEnv` opponents, `ddz.evaluate`): the built-in search at this
+        level and budget (None: the level's own), one thread a decision, its seeds
+        drawn by the batch (not this agent's)."""
+        return self._playouts, self._budget_us, self.level
 
     def _rules_of(self, preset: str) -> Rules:
         if self._given_rules is not None:

@@ -7,7 +7,7 @@
     ddz simulate PRESET -n GAMES [--seed S] [--threads T] [--policy P] [--json]
     ddz simulate PRESET -n GAMES --ray [ADDRESS]   # the same deals on a Ray cluster
     ddz eval PRESET A B -n DEALS [--protocol douzero|full] [--json]  # A against B, WP and ADP
-    ddz play PRESET [--seat N] [--seed S] [--bots K] # play one deal against built-in agents
+    ddz play PRESET [--seat N] [--seed S] [--bots K] # play deals against built-in agents
     ddz bench [PRESET] [--json]                    # movegen and simulation speed here
     ddz serve [--host H] [--port P] [--db FILE]    # the game server (docs/server.md)
     ddz replay RECORD.json [--port P]              # a finished deal's replay in the browser
@@ -31,7 +31,7 @@ from .analyse import add_analyse_command
 from .bench import cmd_bench
 from .common import UsageError
 from .evaluate import add_eval_command
-from .play import LEVELS, cmd_play
+from .play import cmd_play
 from .query import cmd_classify, cmd_moves
 from .replay import add_replay_command
 from .serve import add_serve_command
@@ -116,7 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("-n", "--games", type=int, default=10_000, help="number of deals")
     sim.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    sim.add_argument("--policy", choices=["random", "greedy", "search"] + LEVELS, default="random")
+    sim.add_argument(
+        "--policy",
+        default="random",
+        help="every seat's policy: random (default), greedy, rule, search, ... (docs/bots.md)",
+    )
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument(
         "--ray",
@@ -131,9 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
         sub,
         "play",
         cmd_play,
-        help="play one deal in the terminal against built-in agents",
-        description="Play one deal against built-in opponents (--bots: greedy, the default, "
-        "random, search or search:1 .. search:8, its levels). At your turn type cards "
+        help="play deals in the terminal against built-in agents, with a running score",
+        description="Play against built-in opponents (--bots: greedy, the default, random, "
+        "search, or search:1 to search:8 for the search's levels), a deal at a time with a "
+        "running score. At your turn type cards "
         "(33, 10 J Q, 3♣ or 3c), a word (pass, bid 2) or #N for option N; "
         "'help' in the game says more.",
     )
@@ -141,9 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal number, for a repeatable deal")
     play.add_argument(
         "--bots",
-        choices=["greedy", "random", "search"] + LEVELS,
         default="greedy",
-        help="the opponents: GreedyAgent, RandomAgent or SearchAgent (docs/bots.md)",
+        metavar="KIND",
+        help="the opponents: greedy (default), random, rule, search or search:1 ... search:8 "
+        "(docs/bots.md)",
     )
 
     bench = _command(

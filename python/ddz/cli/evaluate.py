@@ -28,7 +28,11 @@ def add_eval_command(sub: argparse._SubParsersAction) -> None:
         "intervals, overall and per role (docs/evaluate.md).",
     )
     command.add_argument("preset", metavar="PRESET", help=f"rule set: {presets}")
-    command.add_argument("a", metavar="A", help="the policy measured (random, greedy, ...)")
+    command.add_argument(
+        "a",
+        metavar="A",
+        help="the policy measured: random, greedy, search, ... (docs/bots.md lists them all)",
+    )
     command.add_argument("b", metavar="B", help="the policy it plays against")
     command.add_argument("-n", "--deals", type=int, default=1000, help="deals (each played twice)")
     command.add_argument("--seed", type=int, default=0, help="the same seed gives the same deals")
@@ -77,10 +81,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        out().print(figures_table(figures))
+        # Where A sat on both sides of some games (the full protocol's
+        # multi-seat presets), the one-sided figures are the ones to read:
+        # they come first, and the all-games table says why it differs.
         one_sided = one_sided_table(figures)
         if one_sided is not None:
             out().print(one_sided)
+        out().print(figures_table(figures, one_sided is not None))
     return 0
 
 
@@ -108,14 +115,27 @@ def _shown(f: Figure, points: bool) -> str:
     return f"{f['value']:.3f} ± {half:.3f}"
 
 
-def figures_table(figures: Evaluation) -> Table:
+ADP_IN_WORDS = (
+    "95% intervals. WP: the share of games A won. ADP: A's average points a game when "
+    "each game is worth 2, doubled by every bomb (DouZero's measure). score: A's "
+    "points under ddz's own scoring (bids, bombs, spring)."
+)
+
+
+def figures_table(figures: Evaluation, after_one_sided: bool = False) -> Table:
     rows = [*figures["roles"].items(), ("overall", figures["overall"])]
-    return _table(
+    title = (
         f"{figures['preset']}: {figures['a']} (A) vs {figures['b']}, {figures['protocol']}, "
-        f"{figures['deals']:,} deals x 2, seed {figures['seed']}",
-        "95% intervals; ADP: a game worth 2 * 2^bombs; score: ddz's own",
-        rows,
+        f"{figures['deals']:,} deals x 2, seed {figures['seed']}"
     )
+    caption = ADP_IN_WORDS
+    if after_one_sided:
+        title = "every game: " + title
+        caption += (
+            " Over every game A's rates by role sit near one half, because in some games A "
+            "held seats on both sides and so won and lost at once."
+        )
+    return _table(title, caption, rows)
 
 
 def one_sided_table(figures: Evaluation) -> Table | None:
@@ -125,7 +145,9 @@ def one_sided_table(figures: Evaluation) -> Table | None:
     if figures["one_sided_roles"] == figures["roles"]:
         return None
     return _table(
-        "the same, over the games where all of A's seats were on one side",
+        f"{figures['preset']}: {figures['a']} (A) vs {figures['b']}, {figures['protocol']}, "
+        f"{figures['deals']:,} deals x 2, seed {figures['seed']}: the games where all of A's "
+        "seats were on one side",
         "",
         list(figures["one_sided_roles"].items()),
     )
@@ -133,12 +155,14 @@ def one_sided_table(figures: Evaluation) -> Table | None:
 
 def _table(title: str, caption: str, rows: list[tuple[str, Figures]]) -> Table:
     table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
-    for name in ("A as", "seats", "WP", "ADP", "score"):
+    for name in ("A as", "over", "WP", "ADP", "score"):
         table.add_column(name, justify="left" if name == "A as" else "right")
     for role, f in rows:
+        # A role's figures count seats (two farmers a deal); overall counts games.
+        unit = "game" if role == "overall" else "seat"
         table.add_row(
             role,
-            f"{f['count']:,}",
+            f"{f['count']:,} {unit}{'' if f['count'] == 1 else 's'}",
             _shown(f["wp"], False),
             _shown(f["adp"], True),
             _shown(f["score"], True),

@@ -1,5 +1,6 @@
-"""`ddz play`: one deal in the terminal against built-in opponents (GreedyAgent
-unless `--bots` names another kind).
+"""`ddz play`: deals in the terminal against built-in opponents (GreedyAgent
+unless `--bots` names another kind), one after another with a running
+score, for as long as the player wants another.
 
 It drives a `ddz.Game` through its public calls only (phase, to_act,
 legal_actions, step, observation, result), so whatever implements the
@@ -9,14 +10,17 @@ One input scheme (shown by ``help``): cards are typed as cards (``33``,
 ``10 J Q``, ``3♣``, ``9h``), words as words (``pass``, ``bid 2``), and an
 option by its number after ``#`` (``#3``), so a card never reads as an
 option number. Each turn of yours fits an 80×24 terminal: the table state
-on top, the options in columns, a page at a time. Input is read from stdin
-line by line, so tests can drive it."""
+on top, the options in columns, a page at a time. A turn where passing is
+all you may do passes by itself (要不起), and a seat down to one or two
+cards is called out (报单/报双). A refused input is explained in words.
+Input is read from stdin line by line, so tests can drive it."""
 
 from __future__ import annotations
 
 import argparse
 import re
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 import ddz
-from ddz.agents import GreedyAgent, RandomAgent, SearchAgent, decide
+from ddz.agents import GreedyAgent, RandomAgent, RuleAgent, SearchAgent, decide
 
 from .common import UsageError, out, rules_of
 
@@ -175,6 +179,9 @@ def state_lines(console: Console, game: ddz.Game, obs: Mapping[str, Any], me: in
         role = f" {known[seat]}" if seat in known else ""
         seats.append(f"{name}{role}: {size}", "bold" if seat == me else "")
     lines.append(Text("cards left  ").append_text(seats))
+    warning = low_cards(obs, me)
+    if warning:
+        lines.append(Text(warning, "bold red"))
     beat = last_play(obs)
     if obs["phase"] == "play":
         if beat is None:
@@ -186,6 +193,18 @@ def state_lines(console: Console, game: ddz.Game, obs: Mapping[str, Any], me: in
                 Text("to beat: ").append(obs["to_beat"], "bold").append(f"  played by {who}")
             )
     return lines
+
+
+def low_cards(obs: Mapping[str, Any], me: int) -> str:
+    """报单/报双: the other seats down to one or two cards, in the play."""
+    if obs["phase"] != "play":
+        return ""
+    low = [
+        f"seat {seat} has {size} card{'s' if size > 1 else ''} left"
+        for seat, size in enumerate(obs["hand_sizes"])
+        if seat != me and 0 < size <= 2
+    ]
+    return ("! " + ", ".join(low)) if low else ""
 
 
 def option_page(legal: Sequence, page: int, symbols: bool) -> tuple[Table, str]:
@@ -263,22 +282,49 @@ def show_turn(console: Console, game: ddz.Game, me: int, page: int) -> Sequence:
     return legal
 
 
+def final_roles(game: ddz.Game) -> dict[int, str]:
+    """Every seat's roles once the deal is over, each as its own seat knows them."""
+    specs = game.rules.roles()
+    shown = {}
+    for seat in range(game.rules.players):
+        own = roles({**game.roles(seat), "seat": seat}, specs)
+        shown[seat] = own.get(seat) or "farmer"
+    return shown
+
+
 def final_table(
-    result: Mapping[str, Any], obs: Mapping[str, Any], me: int, rules: ddz.Rules
+    result: Mapping[str, Any],
+    obs: Mapping[str, Any],
+    me: int,
+    rules: ddz.Rules,
+    known: Mapping[int, str] | None = None,
+    running: Sequence[int] | None = None,
 ) -> Table:
     winners = set(result.get("winners", []))
-    known = roles(obs, rules.roles())
+    known = known if known is not None else roles(obs, rules.roles())
     table = Table(title="result", title_justify="left")
     table.add_column("seat", justify="right")
     table.add_column("role")
     table.add_column("cards left", justify="right")
     table.add_column("score", justify="right")
+    if running is not None:
+        table.add_column("total", justify="right")
     table.add_column("")
     for seat, score in enumerate(result.get("scores", [])):
         note = ("won" if seat in winners else "lost") + ("  (you)" if seat == me else "")
         left = str(obs["hand_sizes"][seat])
-        table.add_row(str(seat), known.get(seat, ""), left, f"{score:+d}", note)
+        total = [f"{running[seat]:+d}"] if running is not None else []
+        table.add_row(str(seat), known.get(seat, ""), left, f"{score:+d}", *total, note)
     return table
+
+
+def kept_hands(console: Console, game: ddz.Game, me: int) -> None:
+    """The cards every seat still held at the end."""
+    for seat, hand in enumerate(game.hands):
+        if hand:
+            who = "you" if seat == me else f"seat {seat}"
+            line = Text(f"{who} kept: ").append_text(hand_text("".join(hand), console))
+            console.print(line, overflow="fold")
 
 
 def bot_turn(console: Console, game: ddz.Game, me: int, bot: Any) -> None:
@@ -297,6 +343,22 @@ def bot_turn(console: Console, game: ddz.Game, me: int, bot: Any) -> None:
         console.print(f"{who}: {describe(action)}")
     else:
         console.print(f"{who}: (a hidden choice)")
+    left = game.observation(me)["hand_sizes"][seat]
+    if game.phase == "play" and isinstance(action, ddz.Move) and left in (1, 2):
+        console.print(
+            Text(f"seat {seat} has {left} card{'s' if left > 1 else ''} left!", "bold red")
+        )
+
+
+def forced_pass(console: Console, game: ddz.Game, me: int) -> bool:
+    """要不起: when passing is all the seat may do in the play, it passes by
+    itself, saying what it could not beat."""
+    if game.phase != "play" or game.legal_actions() != ["pass"]:
+        return False
+    beat = game.observation(me)["to_beat"]
+    game.step("pass")
+    console.print(Text(f"you: pass (nothing in your hand beats {beat})", "dim"))
+    return True
 
 
 def my_turn(console: Console, game: ddz.Game, me: int) -> bool:
@@ -321,11 +383,12 @@ def my_turn(console: Console, game: ddz.Game, me: int) -> bool:
         try:
             action = typed_action(answer, legal)
             game.step(action)  # type: ignore[arg-type]
-        except (ddz.IllegalAction, ValueError, TypeError, LookupError) as e:
-            why = str(e)
-            console.print(
-                Text("not allowed: ", "red").append(why[:200] + ("…" if why[200:] else ""))
-            )
+        except LookupError as e:
+            console.print(Text("not allowed: ", "red").append(str(e)))
+            continue
+        except (ddz.IllegalAction, ValueError, TypeError):
+            why = refusal(game, me, answer, legal)
+            console.print(Text("not allowed: ", "red").append(why))
             continue
         # Echo the play as made: the Move it was, whatever was typed.
         played = game.observation(me)["history"]
@@ -335,8 +398,47 @@ def my_turn(console: Console, game: ddz.Game, me: int) -> bool:
         return True
 
 
-#: The search's levels as `--bots` and `--policy` name them.
-LEVELS = [f"search:{n}" for n in range(1, 9)]
+def spoken(actions: Sequence) -> str:
+    """['pass', 'bid:1', 'bid:2'] -> 'pass, bid 1 or bid 2'."""
+    words = [str(a).replace(":", " ").replace("-", " ") for a in actions]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def refusal(game: ddz.Game, me: int, answer: str, legal: Sequence) -> str:
+    """Why `answer` cannot be played now, in words (never the engine's syntax)."""
+    shown = answer if len(answer) <= 40 else answer[:40] + "…"
+    words = [a for a in legal if isinstance(a, str)]
+    plays = [a for a in legal if isinstance(a, ddz.Move)]
+    if not plays:  # a decision: bids, doubles, sides...
+        return f"{shown!r} is not a choice now: you may {spoken(words)} (or #1 to #{len(legal)})"
+    if answer.lower().strip() == "pass":
+        return "you lead this trick, so you must play cards (#1 is the smallest)"
+    rules = game.rules
+    text = answer
+    for symbol, letter in TYPED_SUITS.items():
+        text = text.replace(symbol, letter)
+    try:
+        readings = rules.classify(text)
+    except (ValueError, TypeError):
+        return (
+            f"{shown!r} is neither cards nor a word: type cards (33, 10 J Q, 3c), "
+            "pass, or #N for option N ('help' says more)"
+        )
+    hand = Counter(c[0] for c in split_cards(game.observation(me)["hand"]))
+    wanted = Counter(c for c in str(rules.cards(text)) if not c.islower())
+    missing = wanted - hand
+    if missing:
+        cards = " ".join(sorted(missing.elements()))
+        return f"you do not hold {cards}"
+    if not readings:
+        return f"{shown} is not a play (a single, a pair, a trio, a straight, a bomb...)"
+    beat = game.observation(me)["to_beat"]
+    kind = readings[0].kind.replace("_", " ")
+    if beat:
+        return f"{shown} ({kind}) does not beat {beat}: play the same kind, higher, or a bomb"
+    return f"{shown} ({kind}) cannot be played now"
 
 
 def make_bot(kind: str, rules: ddz.Rules, seed: int | None) -> Any:
@@ -344,10 +446,19 @@ def make_bot(kind: str, rules: ddz.Rules, seed: int | None) -> Any:
     the seat it is asked about)."""
     if kind == "search":
         return SearchAgent(seed=seed, rules=rules)
-    if kind in LEVELS:
-        return SearchAgent(seed=seed, rules=rules, level=int(kind.split(":")[1]))
+    if kind.startswith("search:"):  # a level, 1 to 8 (docs/bots.md)
+        level = kind.partition(":")[2]
+        if not level.isdigit() or not 1 <= int(level) <= 8:
+            raise UsageError(f"--bots {kind}: a search level is 1 to 8")
+        return SearchAgent(seed=seed, rules=rules, level=int(level))
     if kind == "random":
         return RandomAgent(seed)
+    if kind == "rule":
+        return RuleAgent(seed=seed)
+    if kind != "greedy":
+        raise UsageError(
+            f"--bots {kind!r}: the kinds are greedy, random, rule, search, search:1..8"
+        )
     return GreedyAgent()
 
 
@@ -355,7 +466,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = rules_of(args.preset)
     if not 0 <= args.seat < rules.players:
         raise UsageError(f"--seat must be 0..{rules.players - 1}")
-    game = ddz.Game(rules, seed=args.seed)
     me = args.seat
     if hasattr(sys.stdout, "reconfigure"):
         # A terminal that cannot show '·' or '×' gets '?', not a crash.
@@ -363,11 +473,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     bot = make_bot(getattr(args, "bots", "greedy"), rules, args.seed)
     console = out()
     console.print(f"[bold]{rules.preset}[/bold]: you are seat {me}. Type 'help' for how to play.")
+    running = [0] * rules.players
+    number = 0
     try:
-        while game.phase != "over":
-            if game.to_act != me:
-                bot_turn(console, game, me, bot)
-            elif not my_turn(console, game, me):
+        while True:
+            # Deal k of a seeded session is seed + k: the session repeats.
+            seed = None if args.seed is None else args.seed + number
+            game = ddz.Game(rules, seed=seed)
+            if not play_deal(console, game, me, bot):
+                console.print("bye")
+                return 0
+            show_result(console, game, me, running)
+            number += 1
+            answer = ask(console, "another deal? (y/n) > ").lower()
+            if answer not in ("y", "yes"):
                 console.print("bye")
                 return 0
     except EOFError:
@@ -376,12 +495,29 @@ def cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         console.print("\nbye")
         return 130
+
+
+def play_deal(console: Console, game: ddz.Game, me: int, bot: Any) -> bool:
+    """One deal to its end; False when the player quits."""
+    while game.phase != "over":
+        if game.to_act != me:
+            bot_turn(console, game, me, bot)
+        elif not forced_pass(console, game, me) and not my_turn(console, game, me):
+            return False
+    return True
+
+
+def show_result(console: Console, game: ddz.Game, me: int, running: list[int]) -> None:
+    """The result: every role, the scores and the running totals, the hands kept."""
     result: Mapping[str, Any] = game.result or {}
+    for seat, score in enumerate(result.get("scores", [])):
+        running[seat] += score
     obs = game.observation(me)
     console.print()
-    console.print(final_table(result, obs, me, game.rules))
+    table = final_table(result, obs, me, game.rules, final_roles(game), running)
+    console.print(table)
     mult = f"multiplier {result.get('multiplier')}"
     if result.get("events"):
         mult += f": {events_text(result['events'])}"
     console.print(mult)
-    return 0
+    kept_hands(console, game, me)

@@ -7,10 +7,16 @@ here, when the command runs, so the rest of the command line stays light.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .common import UsageError
 
 SYNC = ("NORMAL", "FULL")
+#: Seconds SIGTERM waits for open connections (WebSockets included) to
+#: finish before the server closes them and exits.
+GRACEFUL_SHUTDOWN = 5
+#: Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005).
+SWITCH_INTERVAL = 0.0005
 
 
 def add_serve_command(sub: argparse._SubParsersAction) -> None:
@@ -37,8 +43,26 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
         ("--idle-timeout", limits.IDLE_TIMEOUT, "close a table after this long without a change"),
         ("--ws-auth-timeout", limits.WS_AUTH_TIMEOUT, "time a WebSocket client has to send "
          "its token (then close 4408)"),
+        ("--ws-send-timeout", limits.WS_SEND_TIMEOUT, "time a push may wait for a WebSocket "
+         "client that reads nothing (then it is dropped)"),
+        ("--header-timeout", limits.HEADER_TIMEOUT, "time a request has for its headers "
+         "(then 408 and the connection closed)"),
+        ("--body-timeout", limits.BODY_TIMEOUT, "time a request has for its body after "
+         "its headers (then 408)"),
     ):  # fmt: skip
         serve.add_argument(name, type=float, default=default, metavar="SECONDS", help=says)
+    serve.add_argument(
+        "--max-connections-per-client",
+        type=int,
+        default=limits.MAX_CONNECTIONS_PER_CLIENT,
+        help="open connections (HTTP and WebSocket) one client may hold (then 429)",
+    )
+    serve.add_argument(
+        "--max-ws-per-table",
+        type=int,
+        default=limits.MAX_WS_PER_TABLE,
+        help="WebSockets one table may have open (then close 4429)",
+    )
     serve.add_argument(
         "--max-body",
         type=int,
@@ -56,40 +80,89 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    if min(args.max_tables, args.max_tables_per_client, args.max_body) < 1:
-        raise UsageError("--max-tables, --max-tables-per-client and --max-body must be at least 1")
-    if not (args.idle_timeout > 0 and args.ws_auth_timeout > 0):  # not NaN either
-        raise UsageError("--idle-timeout and --ws-auth-timeout must be more than 0 seconds")
+    counts = ("max_tables", "max_tables_per_client", "max_body", "max_connections_per_client",
+              "max_ws_per_table")  # fmt: skip
+    for name in counts:
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    times = ("idle_timeout", "ws_auth_timeout", "ws_send_timeout", "header_timeout", "body_timeout")
+    for name in times:
+        if not getattr(args, name) > 0:  # not NaN either
+            raise UsageError(f"--{name.replace('_', '-')} must be more than 0 seconds")
     try:
         import uvicorn
 
         from ddz.serve import create_app
+        from ddz.serve.connections import guarded_protocols
         from ddz.serve.limits import Limits
+        from ddz.serve.store import StoreFailed, StoreUnavailable
     except ImportError as e:
         raise UsageError(
             f"ddz serve needs the serve extra ({e.name} is missing): pip install 'ddz[serve]'"
         ) from None
-    app = create_app(
-        db=args.db,
-        max_body=args.max_body,
-        synchronous=args.sync.upper(),
-        limits=Limits(
-            max_tables=args.max_tables,
-            max_tables_per_client=args.max_tables_per_client,
-            idle_timeout=args.idle_timeout,
-            ws_auth_timeout=args.ws_auth_timeout,
-        ),
+    try:
+        app = create_app(
+            db=args.db,
+            max_body=args.max_body,
+            synchronous=args.sync.upper(),
+            limits=Limits(
+                max_tables=args.max_tables,
+                max_tables_per_client=args.max_tables_per_client,
+                idle_timeout=args.idle_timeout,
+                ws_auth_timeout=args.ws_auth_timeout,
+                ws_send_timeout=args.ws_send_timeout,
+                max_ws_per_table=args.max_ws_per_table,
+            ),
+        )
+    except StoreUnavailable as e:
+        raise UsageError(str(e)) from None
+    except StoreFailed as e:  # the file opened, but its first write at start failed
+        raise UsageError(f"cannot write {args.db!r}: {e.cause}") from None
+    # Slow or idle connections timed out, and a cap on each client's (connections.py).
+    guarded = guarded_protocols(
+        args.max_connections_per_client, args.header_timeout, args.body_timeout
     )
+    protocols = {"http": guarded[0], "ws": guarded[1]} if guarded else {}
     # Views are a few KB of JSON: compressing each push costs more CPU than it saves here.
     # proxy_headers=False: a client's address is its connection's, not what an
     # X-Forwarded-For header claims (the per-client limit counts by address).
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_per_message_deflate=False,
-        ws_max_size=max(args.max_body, 4096),
-        proxy_headers=False,
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+            ws_max_size=max(args.max_body, 4096),
+            proxy_headers=False,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN,
+            **protocols,
+        )
     )
+    _say_where_once_up(server, args)
+    # Worker threads (bots, replays, threaded tables) hold the GIL for up to
+    # the switch interval each time the event loop wants it back: 0.5 ms
+    # instead of Python's 5 ms keeps /healthz and the inline tables prompt
+    # while they compute (docs/server.md, Threads).
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    server.run()
     return 0
+
+
+def _say_where_once_up(server, args: argparse.Namespace) -> None:
+    """One line once the socket listens (uvicorn's own banner is below the
+    warning level): where the API is, and the address to open in a browser."""
+    startup = server.startup
+
+    async def startup_and_say(sockets=None) -> None:
+        await startup(sockets=sockets)
+        if server.started:
+            host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+            host = f"[{host}]" if ":" in host else host
+            print(
+                f"ddz serve: listening on {args.host}:{args.port} (database {args.db}); "
+                f"the table: http://{host}:{args.port}/",
+                flush=True,
+            )
+
+    server.startup = startup_and_say

@@ -65,7 +65,18 @@ def policy_of(spec: Any, seed: Any) -> Policy:
             return random_policy(seed)
         if spec == "greedy":
             return agent_policy(ddz.agents.GreedyAgent())
-        raise ValueError(f"an opponent is 'random', 'greedy', an agent or a callable, not {spec!r}")
+        own = int(np.random.SeedSequence(seed).generate_state(2, np.uint64)[0])
+        if spec == "rule":
+            return agent_policy(ddz.agents.RuleAgent(seed=own))
+        if spec.startswith("search:playouts="):
+            playouts = int(spec.split("=", 1)[1])
+            return agent_policy(ddz.agents.SearchAgent(budget_ms=0, playouts=playouts, seed=own))
+        if spec == "search":
+            return agent_policy(ddz.agents.SearchAgent(seed=own))
+        raise ValueError(
+            "an opponent is 'random', 'greedy', 'rule', 'search', 'search:playouts=N', "
+            f"an agent or a callable, not {spec!r}"
+        )
     if hasattr(spec, "act"):
         return agent_policy(spec)
     if callable(spec):

@@ -41,7 +41,7 @@ def bounds(key: str, dtype: np.dtype, rules: ddz.Rules) -> tuple[Any, Any]:
         return 0, len(ddz.VecEnv.phase_names) - 1
     if key in KIND_KEYS:
         return -1, len(ddz.VecEnv.kind_names) - 1
-    if key == "trick_state":
+    if key in ("trick_state", "side"):
         return -1, 1
     if key == "cards_left":
         return 0, 54 * rules.decks + rules.laizi

@@ -33,7 +33,8 @@ class SeatEnv(gymnasium.Env):
     """Seat `seat` of each deal is the learner; `opponents` play the other seats.
 
     `opponents`: one spec for every other seat or a list of one per other seat (in seat
-    order); a spec is "random", "greedy", a `ddz.agents`-style agent (`act(observation,
+    order); a spec is "random", "greedy", "rule", "search", "search:playouts=N", a
+    `ddz.agents`-style agent (`act(observation,
     legal)`) or a callable `fn(obs) -> legal index` on the seat's one-env `VecEnv`
     observation. The observation and actions are `ddz.envs.pettingzoo`'s.
 
@@ -129,9 +130,8 @@ class SeatEnv(gymnasium.Env):
     def step(self, action: Any):
         if self._done:
             raise RuntimeError("the deal is over: call reset()")
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action is an int (an action id), not {action!r}")
-        index = self.form.legal_index(int(action), self._picks)
+        action = _scalar_action(action)
+        index = self.form.legal_index(action, self._picks)
         if index is None:
             if self._illegal == "raise" or not self.action_space.contains(action):
                 raise ValueError(f"action {action} is not legal now (see obs['action_mask'])")
@@ -158,6 +158,16 @@ class SeatEnv(gymnasium.Env):
         return self._deal.text() if self.render_mode == "ansi" else None
 
 
+def _scalar_action(action: Any) -> int:
+    """An action id as an int: a Python or numpy integer, or a 0-d integer array (what
+    `action_space.sample()` and a policy's `argmax` give); else a TypeError."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an int (an action id), not {action!r}")
+    return int(action)
+
+
 def _copy(obs: dict[str, Any]) -> dict[str, Any]:
     return {k: _copy(v) if isinstance(v, dict) else v.copy() for k, v in obs.items()}
 
@@ -166,7 +176,8 @@ class VectorSeatEnv(VectorEnv):
     """`num_envs` deals stepped in one call (`ddz.VecEnv`): seat `seat` of each is
     the learner, every other seat is played inside the step by `opponents`.
 
-    `opponents` is `VecEnv`'s: a built-in policy (`"random"`, `"greedy"`, `"search"`)
+    `opponents` is `VecEnv`'s: a built-in policy (`"random"`, `"greedy"`, `"rule"`,
+    `"search"`, `"search:playouts=N"`), a `ddz.agents.SearchAgent`
     or a callable given the observation arrays of all the envs it plays now and
     returning one legal index per env; one for every other seat or a list of one per
     other seat, in seat order.
@@ -185,8 +196,10 @@ class VectorSeatEnv(VectorEnv):
     - Autoreset: `AutoresetMode.SAME_STEP`. An env whose deal ended or was cut
       already shows its next deal; the learner's view of the ended one is in
       `infos["final_obs"]` (a dict of arrays, rows valid where `infos["_final_obs"]`),
-      its result in `infos` (`scores`, `winners`, `multiplier`, `length`, `episode`,
-      `landlord`).
+      its result in `infos` (`scores`, `winners`, `multiplier`, `length`, `deal` (the
+      deal's number in the env's series: `VecEnv`'s `episode`, renamed so that
+      `gymnasium.wrappers.vector.RecordEpisodeStatistics` can write `episode`),
+      `landlord`, `bombs`).
     - An illegal id raises `ValueError` (`ddz.IllegalAction`) and no env moves:
       sample legal ids from `infos`, or with `action_mask=True` from the mask.
     """
@@ -277,6 +290,9 @@ class VectorSeatEnv(VectorEnv):
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, rewards, terminated, truncated, info = self.vec.step(actions, by="id")
         out, infos = self._split(obs)
+        # Gymnasium's RecordEpisodeStatistics writes infos["episode"]: the deal's
+        # number in the env's series is infos["deal"] here.
+        info["deal"] = info.pop("episode")
         infos.update(info)
         infos["_final_obs"] = terminated | truncated
         return out, rewards, terminated, truncated, infos

@@ -243,7 +243,11 @@ class DdzParallelEnv(_Seats, ParallelEnv):
     `infos[agent]["active_agent"]` names the agent to act. When the deal ends (or is
     cut) every agent is terminated (or truncated), with the rewards and
     `infos[agent]["result"]`, and the observations are each agent's last ones.
-    Options are the AEC env's (`env`)."""
+    Options are the AEC env's (`env`), and `illegal`: with "raise" (the default) an
+    action outside the acting agent's mask raises `ValueError`; with "penalty" it is
+    refused, nothing moves, the acting agent gets `illegal_reward` (-1.0) and
+    `infos[agent]["illegal_action"]` is True (so PettingZoo's own tests, which sample
+    without the mask, run: `parallel_seed_test`)."""
 
     metadata = {"name": "ddz_parallel_v0", "render_modes": list(RENDER_MODES)}
 
@@ -258,8 +262,13 @@ class DdzParallelEnv(_Seats, ParallelEnv):
         max_redeals: int | None = 10,
         max_decisions: int | None = None,
         render_mode: str | None = None,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
         **rule_options: Any,
     ) -> None:
+        if illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
+        self._illegal, self._illegal_reward = illegal, float(illegal_reward)
         self._set_up(
             preset,
             actions,
@@ -311,9 +320,11 @@ class DdzParallelEnv(_Seats, ParallelEnv):
             raise TypeError(f"an action is an int (an action id), not {action!r}")
         index = self.form.legal_index(int(action), self._picks)
         if index is None:
-            raise ValueError(
-                f"action {action} is not legal for {agent} now (see observation['action_mask'])"
-            )
+            if self._illegal == "raise":
+                raise ValueError(
+                    f"action {action} is not legal for {agent} now (see observation['action_mask'])"
+                )
+            return self._refused(agent)
         # The table form steps `VecEnv` by the action id itself.
         if isinstance(self.form, TableForm):
             ended = self._deal.step(int(action), by="id")
@@ -339,6 +350,23 @@ class DdzParallelEnv(_Seats, ParallelEnv):
         }
         self.agents = []
         return last, rewards, terminated, truncated, infos
+
+    def _refused(self, agent: str):
+        """An illegal action in the penalty mode: nothing moves, the same
+        observations again, `illegal_reward` to the agent to act."""
+        live = self.agents
+        obs = {
+            a: {
+                "observation": {k: v.copy() for k, v in o["observation"].items()},
+                "action_mask": o["action_mask"].copy(),
+            }
+            for a, o in self._last.items()
+        }
+        rewards = {a: (self._illegal_reward if a == agent else 0.0) for a in live}
+        flags = dict.fromkeys(live, False)
+        infos = self._infos()
+        infos[agent]["illegal_action"] = True
+        return obs, rewards, flags, dict(flags), infos
 
 
 def parallel_env(preset: str | ddz.Rules = "classic", **options: Any) -> DdzParallelEnv:

@@ -62,6 +62,21 @@ class Game(Table):
     def __init__(self, *args: object, **kwargs: object) -> None:
         pass  # everything is set up by __new__
 
+    def __repr__(self) -> str:
+        """What a person at the prompt wants first: which deal, where it
+        stands, and the result once over. Only public facts (hand sizes,
+        not hands), so a repr can be logged or shown to any seat."""
+        head = f"Game({self.rules!r}, seed={self.seed}), deal {len(self.deals)}"
+        if self.phase == "over":
+            result = self.result
+            assert result is not None  # set once the deal is over
+            seats = result["winners"]
+            named = ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+            who = f"seat {seats[0]} wins" if len(seats) == 1 else f"seats {named} win"
+            return f"<{head}: over, {who} at ×{result['multiplier']}, scores {result['scores']}>"
+        left = [len(self.counts(s)) for s in range(self.rules.players)]
+        return f"<{head}: {self.phase}, seat {self.to_act} to act, cards left {left}>"
+
     # ---- records -------------------------------------------------------
     def to_json(self) -> str:
         """The record (docs/game.md#records), written by the engine."""

@@ -9,7 +9,6 @@ runs in the lobby's worker threads; the routes only route.
 """
 
 import asyncio
-import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,11 +27,13 @@ from starlette.exceptions import HTTPException
 import ddz
 
 from .auth import token_hash
+from .clients import client_key
 from .fastpath import FastActions
-from .hub import Hub, Subscriber, pump
+from .hub import Hub, KeepTransport, Subscriber, pump
+from .jsonguard import JsonGuard, strict_loads
 from .limits import MAX_BODY, BodyLimit, Limits
 from .lobby import Lobby, sweep
-from .models import ActionRequest, Error, NewTable, NewTableReply
+from .models import ActionRequest, AutoplayRequest, Error, NewTable, NewTableReply
 from .pages import add_pages
 from .replies import Refused, error_response, ws_error_json
 from .store import Store
@@ -74,17 +75,19 @@ def create_app(
     if max_tables is not None:
         limits = Limits(**{**limits.__dict__, "max_tables": max_tables})
     store = Store(db, synchronous)
-    hub = Hub()
+    hub = Hub(limits.ws_send_timeout)
     lobby = Lobby(store, hub, limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         sweeper = asyncio.ensure_future(sweep(lobby))
+        lobby.start()  # paced bots and turn clocks of the tables the store holds open
         try:
             yield
         finally:
             sweeper.cancel()
             lobby.shutdown()
+            app.state.replay_builder.shutdown()  # replays not begun are dropped
 
     app = FastAPI(
         title="ddz serve",
@@ -97,8 +100,10 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.lobby = lobby
-    app.add_middleware(FastActions, lobby=lobby)  # inside the body limit
+    app.add_middleware(FastActions, lobby=lobby)  # inside the JSON checks
+    app.add_middleware(JsonGuard)  # repeated keys, deep nesting: inside the body limit
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(KeepTransport)  # outermost: it sees the server's own `send`
     _errors(app)
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
     Credentials = Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)]
@@ -133,14 +138,13 @@ def create_app(
         status_code=201,
         response_model=NewTableReply,
         tags=["tables"],
-        dependencies=[Depends(_no_repeated_keys)],
     )
     async def create_table(body: NewTable, request: HttpRequest) -> dict:
         """A new table; the bots play their first turns before the reply. The
         tokens are shown only here: the server keeps their hashes."""
-        client = request.client.host if request.client else "unknown"
+        client = client_key(request.client.host if request.client else None)
         table, tokens, owner = await lobby.create(
-            body.preset, body.options, body.seed, body.deal, body.bots, client
+            body.preset, body.options, body.seed, body.deal, body.bots, client, body.room()
         )
         return {"id": table.id, "tokens": tokens, "owner": owner}
 
@@ -174,6 +178,24 @@ def create_app(
         """Deal again at the same table once the deal is over; scores run on."""
         table, seat = at
         return _json(await lobby.next_deal(table.id, seat))
+
+    @app.post("/tables/{table_id}/autoplay", tags=["play"], response_model=dict)
+    async def autoplay(body: AutoplayRequest, at: SeatAt) -> Response:
+        """托管: with `on` true the server plays the seat's turns (paced, as its
+        bots) until the seat's person acts or sends `on` false. Returns the
+        seat's view."""
+        table, seat = at
+        return _json(await lobby.set_autoplay(table.id, seat, body.on))
+
+    @app.post("/tables/{table_id}/rekey", tags=["tables"])
+    async def rekey(at: SeatAt) -> dict:
+        """A new token for the seat this token opens, which opens nothing from
+        now on (its WebSockets are closed, 4403): for an invitation's taker,
+        or a token that may have leaked."""
+        table, seat = at
+        token = await lobby.rekey(table, seat)
+        app.state.offers.withdraw(table, seat)  # an offer made with the old token goes with it
+        return {"seat": seat, "token": token}
 
     @app.post("/tables/{table_id}/close", tags=["tables"])
     async def close(table: TableOf, credentials: Credentials) -> dict:
@@ -213,6 +235,9 @@ def create_app(
             if token is None and not watch:
                 token, watch = await _first_message(websocket, limits.ws_auth_timeout)
             seat = None if watch else _seat_for(table, token)
+            if len(hub.tables.get(table.id, ())) >= limits.max_ws_per_table:
+                most = limits.max_ws_per_table
+                raise Refused(429, f"table {table.id} has {most} WebSockets open already")
         except Refused as e:
             await _refuse(websocket, e)
             return
@@ -221,7 +246,7 @@ def create_app(
         sub = Subscriber(websocket, seat)
         # The current view first, queued before any later push can be.
         await lobby.subscribe(table, sub)
-        sender = asyncio.ensure_future(pump(sub))
+        sender = sub.sender = asyncio.ensure_future(pump(sub, hub))
         try:
             while True:  # nothing to read; this notices the client leaving
                 message = await websocket.receive()
@@ -307,7 +332,9 @@ async def _first_message(websocket: WebSocket, seconds: float) -> tuple[Optional
     if text is None:
         raise Refused(400, BINARY)
     try:
-        first = json.loads(text)
+        first = strict_loads(text)
+    except Refused as e:  # a repeated key, or nested too deep: refused as any bad first message
+        raise Refused(400, f"the first message: {e.message}") from None
     except ValueError:
         raise Refused(400, "the first message must be JSON") from None
     if not isinstance(first, dict):
@@ -318,24 +345,6 @@ async def _first_message(websocket: WebSocket, seconds: float) -> tuple[Optional
     if not token and first.get("spectator") is not True:
         raise Refused(401, 'missing token: send {"token": "..."} first')
     return token, token is None
-
-
-async def _no_repeated_keys(request: HttpRequest) -> None:
-    """A key given twice in one JSON object (``{"0": "greedy", "0": "random"}``)
-    is refused, not silently read as its last value."""
-
-    def pairs(items: list[tuple[str, Any]]) -> dict:
-        seen = set()
-        for key, _ in items:
-            if key in seen:
-                raise Refused(422, f"the key {key!r} appears twice in one object")
-            seen.add(key)
-        return dict(items)
-
-    try:
-        json.loads(await request.body(), object_pairs_hook=pairs)
-    except (ValueError, RecursionError):
-        pass  # not JSON: the body's own check says so
 
 
 def _errors(app: FastAPI) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 import ddz
-from ddz.agents import GreedyAgent, RandomAgent, SearchAgent
+from ddz.agents import GreedyAgent, RandomAgent, RuleAgent, SearchAgent
 
 
 class Agent(Protocol):
@@ -45,6 +45,9 @@ class BotKind:
 BOT_KINDS: dict[str, BotKind] = {
     "greedy": BotKind(lambda r, seed: GreedyAgent(), "GreedyAgent: its smallest play", True),
     "random": BotKind(lambda r, seed: RandomAgent(seed), "RandomAgent: any legal action", True),
+    "rule": BotKind(
+        lambda r, seed: RuleAgent(seed), "RuleAgent: RLCard's rule agent, ported to Rust", True
+    ),
     # One thread a decision: the lobby's workers already run tables side by side.
     "search": BotKind(
         lambda r, seed: SearchAgent(seed=seed, threads=1, rules=r),
@@ -68,11 +71,12 @@ def new_bot_secret() -> str:
 
 
 def bot_key(spec: Mapping[str, Any]) -> str:
-    """What a table's decision seeds are drawn from: the client's seed if it
-    chose one (the table is then repeatable, bots included), else the
-    table's secret."""
+    """What a table's decision seeds are drawn from: if the client chose a
+    seed, the table's key (seeds.table_key: from that seed and the server's
+    secret, so the table repeats on this server, bots included, but the
+    published seed predicts nothing), else the table's own secret."""
     if spec["seed_given"]:
-        return f"seed:{spec['seed']}"
+        return f"seeded:{spec['deal_key']}"
     return f"secret:{spec['bot_secret']}"
 
 

@@ -7,7 +7,12 @@ the page never judges a play itself.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import ddz
+
+if TYPE_CHECKING:
+    from .tables import ServedTable
 
 
 def _to_beat(rules: ddz.Rules, text: str | None) -> ddz.Move | None:
@@ -41,3 +46,21 @@ def hints(game: ddz.Game, seat: int) -> list[dict]:
         }
         for m in legal
     ]
+
+
+def table_hints(table: ServedTable, seat: int) -> list[dict]:
+    """What the table's `hints` option offers `seat`: nothing ("off"), its
+    legal plays in hint order ("legal"), or the search's ranked plays
+    ("search")."""
+    mode = table.room.hints
+    if mode == "off":
+        return []
+    if mode == "search":
+        return search_hints(table, seat)
+    return hints(table.game, seat)
+
+
+def search_hints(table: ServedTable, seat: int) -> list[dict]:
+    """The one place where ranked search hints (`ddz.hint`) are to be wired;
+    until they are, the legal plays in hint order."""
+    return hints(table.game, seat)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .replies import error_json
-
 #: Defaults of the `ddz serve` options of the same names.
 MAX_TABLES = 1000
 MAX_TABLES_PER_CLIENT = 100
@@ -20,6 +18,15 @@ WS_AUTH_TIMEOUT = 10.0
 #: Worker threads for the engine's work: tables change in parallel, each in
 #: one thread at a time, and the event loop only routes and sends.
 ENGINE_THREADS = 4
+#: Seconds a WebSocket push may wait for a client that reads nothing (then
+#: it is dropped), and WebSockets one table may have open at once.
+WS_SEND_TIMEOUT = 10.0
+MAX_WS_PER_TABLE = 100
+#: Open connections (HTTP and WebSocket) one client may hold, and the
+#: seconds a request has for its headers and then for its body.
+MAX_CONNECTIONS_PER_CLIENT = 256
+HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,10 @@ class Limits:
     #: Seconds a WebSocket client has to send its token as a first message.
     ws_auth_timeout: float = WS_AUTH_TIMEOUT
     engine_threads: int = ENGINE_THREADS
+    #: Seconds a push may wait for a WebSocket client that reads nothing.
+    ws_send_timeout: float = WS_SEND_TIMEOUT
+    #: WebSockets (seats' and spectators') one table may have open.
+    max_ws_per_table: int = MAX_WS_PER_TABLE
 
     @property
     def sweep_seconds(self) -> float:
@@ -69,6 +80,11 @@ class BodyLimit:
         await self.app(scope, replay(body, receive), send)
 
     async def _refuse(self, send) -> None:
+        # Imported here: `ddz serve --help` reads this module's defaults on a
+        # core install, where the server's libraries (replies uses starlette)
+        # are missing.
+        from .replies import error_json
+
         await send_json(send, 413, error_json(f"request body over the limit of {self.limit} bytes"))
 
 

@@ -6,7 +6,7 @@ Strict models: a seed of "7" or an action of 7 is a 422, not a guess.
 run time, and ``dict[str, Any]`` works from Python 3.9 on.)
 """
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
@@ -57,6 +57,60 @@ class NewTable(_Strict):
         description='seats played by the server, e.g. {"1": "greedy", "2": "random"}: each key '
         'a seat number in decimal ("0" to "N-1", no leading zeros), each once',
     )
+
+    # ---- the game room (room.py; docs/server.md, The game room) ----
+    turn_seconds: float = Field(
+        0, ge=0, le=3600, description="seconds a person has for a turn; 0: no clock"
+    )
+    auction_seconds: Optional[float] = Field(
+        None,
+        ge=0,
+        le=3600,
+        description="seconds for a decision before the play (bids and the like); default "
+        "turn_seconds",
+    )
+    first_turn_seconds: Optional[float] = Field(
+        None, ge=0, le=3600, description="seconds for a deal's first play; default turn_seconds"
+    )
+    autoplay_after: int = Field(
+        2, ge=0, le=100, description="timeouts in a row that put a seat in 托管; 0: never"
+    )
+    bot_delay_ms: int = Field(
+        800,
+        ge=0,
+        le=10_000,
+        description="milliseconds between two bot actions at a table with a person (with a "
+        "little jitter); 0: the bots answer inside the person's request",
+    )
+    card_counter: bool = Field(True, description="each seat's view carries the card counter")
+    hints: Literal["off", "legal", "search"] = Field(
+        "legal", description="what GET /tables/{id}/hints offers"
+    )
+    autoplay_bot: Optional[BotName] = Field(
+        None,
+        description="the bot that plays a timed-out or 托管 seat; default the table's bots' "
+        "most common kind, else greedy",
+    )
+
+    def room(self) -> dict:
+        """The game room's options, as the table's spec keeps them."""
+        return {name: getattr(self, name) for name in ROOM_FIELDS}
+
+
+ROOM_FIELDS = (
+    "turn_seconds",
+    "auction_seconds",
+    "first_turn_seconds",
+    "autoplay_after",
+    "bot_delay_ms",
+    "card_counter",
+    "hints",
+    "autoplay_bot",
+)
+
+
+class AutoplayRequest(_Strict):
+    on: bool = Field(description="true: the server plays the seat (托管); false: the person does")
 
 
 class NewTableReply(BaseModel):

@@ -9,8 +9,6 @@ what it is sent and decides no rule itself.
 ``Annotated`` hints at run time, and they name closures of `add_pages`.)
 """
 
-import functools
-import json
 import secrets
 from pathlib import Path
 from typing import Annotated, Optional
@@ -24,39 +22,36 @@ import ddz
 
 from .auth import token_hash
 from .bots import BOT_KINDS
-from .hints import hints as advised
-from .lobby import BAD_INPUT, Lobby
-from .replay import frames
+from .clients import client_key
+from .hints import table_hints as advised
+from .lobby import Lobby
+from .replay import Replays, replay_json
 from .replies import Refused
 from .seating import Offers, seats
 from .tables import ServedTable
 
 INDEX = Path(__file__).parent / "static" / "index.html"
-#: Finished deals' replays kept encoded: a deal never changes once over.
-REPLAYS_KEPT = 32
 #: Tables the lobby lists at most: those with a seat offered first.
 LOBBY_LISTED = 50
 
 
-@functools.lru_cache(maxsize=REPLAYS_KEPT)
-def replay_text(record: str) -> str:
-    """The replay of a record as JSON text (ValueError for a bad record)."""
-    return json.dumps(frames(record), separators=(",", ":"))
-
-
-def _replay_reply(record: str) -> Response:
-    try:
-        return Response(replay_text(record), media_type="application/json")
-    except BAD_INPUT as e:
-        raise Refused(422, f"not a replayable record: {e}") from None
-
-
 def register_replay(app: FastAPI, record: str) -> str:
     """Keep a record for `/replay?local=KEY` (the `ddz replay` command); returns KEY."""
-    replay_text(record)  # refuses a bad record now, not in the page
+    try:
+        replay_json(record)  # refuses a bad record now, not in the page
+    except Refused as e:  # a rule set over the server's limits
+        raise ValueError(e.message) from None
     key = secrets.token_urlsafe(8)
     app.state.replays[key] = record
     return key
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
+
+
+def _client(request: HttpRequest) -> str:
+    return client_key(request.client.host if request.client else None)
 
 
 def add_pages(app: FastAPI, lobby: Lobby) -> None:
@@ -64,6 +59,8 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     offers = Offers()
     app.state.offers = offers
     app.state.replays = {}
+    replays = Replays()  # their own threads, limits per client, a cache
+    app.state.replay_builder = replays
     bearer = HTTPBearer(auto_error=False, description="a seat token from POST /tables")
 
     async def seat_of(
@@ -97,11 +94,13 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     @app.get("/tables/{table_id}/hints", tags=["play"])
     async def hints(at: SeatOf) -> dict:
         """The seat's legal plays, best first, as `Rules.hint` orders them;
-        empty when it is not the seat's turn to play cards."""
+        empty when it is not the seat's turn to play cards, or when the
+        table's `hints` option is "off" (`mode` says which)."""
         table, seat, _ = at
         # Read after the table's pending changes, where its engine work runs (lobby.py).
         return await lobby.read(
-            table, lambda t: {"version": t.version, "hints": advised(t.game, seat)}
+            table,
+            lambda t: {"version": t.version, "mode": t.room.hints, "hints": advised(t, seat)},
         )
 
     @app.get("/tables/{table_id}/roles", tags=["tables"])
@@ -130,23 +129,25 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
 
     @app.get("/tables/{table_id}/replay", tags=["play"], response_model=dict)
     async def table_replay(
-        table_id: str, deal: Annotated[Optional[int], Query(ge=0)] = None
+        table_id: str, request: HttpRequest, deal: Annotated[Optional[int], Query(ge=0)] = None
     ) -> Response:
         """A finished deal (default: the current one) at every step, all
         hands open: 403 until it is over, as its record."""
         table = await lobby.find(table_id)
         record = await lobby.read(table, lobby.record(table_id, deal))
-        return await lobby.run(_replay_reply, record)
+        return _json(await replays.reply(record, _client(request)))
 
     @app.post("/replays", tags=["play"], response_model=dict)
     async def replay_record(request: HttpRequest) -> Response:
-        """The replay of a record sent as the body (`Game.to_json()` text)."""
+        """The replay of a record sent as the body (`Game.to_json()` text),
+        at a rate per client (429 past it); a rule set over the limits a
+        new table has is a 422."""
         body = await request.body()
         try:
             record = body.decode()
         except UnicodeDecodeError:
             raise Refused(400, "a record is UTF-8 JSON text") from None
-        return await lobby.run(_replay_reply, record)
+        return _json(await replays.reply(record, _client(request)))
 
     @app.get("/replays/{key}", tags=["play"], response_model=dict)
     async def kept_replay(key: str) -> Response:
@@ -154,7 +155,7 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         record = app.state.replays.get(key)
         if record is None:
             raise Refused(404, f"no replay {key!r} on this server")
-        return await lobby.run(_replay_reply, record)
+        return _json(await replays.reply(record))
 
     # ---- the lobby -------------------------------------------------------------------
     @app.get("/lobby", tags=["tables"])
@@ -174,12 +175,12 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
     async def offer(seat: int, at: SeatOf) -> dict:
         """Put a seat up in the lobby, with that seat's own token: the first
         visitor to take it gets the token."""
-        table, held, token = at
+        table, held, _ = at
         if held != seat:
             raise Refused(403, f"this token opens seat {held}, not seat {seat}")
         if table.closed:
             raise Refused(409, "the table is closed")
-        offers.offer(table, seat, token)
+        offers.offer(table, seat)
         return {"offered": sorted(offers.offered(table.id))}
 
     @app.delete("/tables/{table_id}/offers/{seat}", tags=["tables"])
@@ -192,5 +193,8 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
 
     @app.post("/tables/{table_id}/offers/{seat}/take", tags=["tables"])
     async def take(table_id: str, seat: int) -> dict:
-        """Take an offered seat: its token, once."""
-        return {"seat": seat, "token": offers.take(await lobby.find(table_id), seat)}
+        """Take an offered seat, once: a new token for it, and the token that
+        offered it opens nothing from now on."""
+        table = await lobby.find(table_id)
+        offers.take(table, seat)
+        return {"seat": seat, "token": await lobby.rekey(table, seat)}

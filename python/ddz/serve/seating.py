@@ -2,9 +2,11 @@
 people, which of them someone is connected to, and the seats their holders
 put up for anyone to take.
 
-An offered seat's token is kept in memory only, until it is taken or
-withdrawn (or the server stops): the store never holds a token, only its
-hash, and a seat put up in the lobby is given to the first who asks.
+An offer is kept in memory only, until it is taken or withdrawn (or the
+server stops). No token is kept with it: whoever takes the seat gets a
+new token for it (Lobby.rekey), and the token that offered it opens
+nothing from then on, so the one who offered a seat cannot read or play
+the hand of the one who took it.
 """
 
 from __future__ import annotations
@@ -17,30 +19,28 @@ class Offers:
     """Seats put up in the lobby by the holders of their tokens."""
 
     def __init__(self) -> None:
-        self._tokens: dict[tuple[str, int], str] = {}
+        self._seats: set[tuple[str, int]] = set()
 
-    def offer(self, table: ServedTable, seat: int, token: str) -> None:
-        self._tokens[(table.id, seat)] = token
+    def offer(self, table: ServedTable, seat: int) -> None:
+        self._seats.add((table.id, seat))
 
     def withdraw(self, table: ServedTable, seat: int) -> None:
-        self._tokens.pop((table.id, seat), None)
+        self._seats.discard((table.id, seat))
 
-    def take(self, table: ServedTable, seat: int) -> str:
-        """The seat's token, once: the offer is gone after it."""
+    def take(self, table: ServedTable, seat: int) -> None:
+        """Take the offer, once: it is gone after it (the caller rekeys the seat)."""
         if table.closed:
             raise Refused(409, "the table is closed")
-        token = self._tokens.pop((table.id, seat), None)
-        if token is None:
+        if (table.id, seat) not in self._seats:
             raise Refused(409, f"seat {seat} of table {table.id} is not offered (or was taken)")
-        return token
+        self._seats.discard((table.id, seat))
 
     def keep_only(self, open_ids) -> None:
         """Forget the offers of tables that are no longer open."""
-        for key in [k for k in self._tokens if k[0] not in open_ids]:
-            del self._tokens[key]
+        self._seats = {k for k in self._seats if k[0] in open_ids}
 
     def offered(self, table_id: str) -> set[int]:
-        return {seat for (t, seat) in self._tokens if t == table_id}
+        return {seat for (t, seat) in self._seats if t == table_id}
 
 
 def seats(table: ServedTable, hub: Hub, offers: Offers) -> list[dict]:

@@ -15,10 +15,13 @@ lets one of them use it at a time.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
+
+from .replies import Refused
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -44,6 +47,10 @@ CREATE TABLE IF NOT EXISTS log (
     PRIMARY KEY (table_id, n)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS log_keys ON log (table_id, seat, key) WHERE key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,           -- 'secret': the server's secret (deal seeds of seeded tables)
+    value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS deals (
     table_id TEXT NOT NULL REFERENCES tables(id),
     number   INTEGER NOT NULL,        -- 0, 1, ...: the finished deals of the table
@@ -58,7 +65,26 @@ ADDED_COLUMNS = {
     "creator": "TEXT",  # the client address that made it (the per-client limit)
     "touched": "REAL",  # the time of its last change (idle tables expire)
     "deal_start": "INTEGER NOT NULL DEFAULT 0",  # n of its last '@next' entry (0: deal 0)
+    # JSON, as of the last commit: the turn clock's deadline, the seats in 托管 and
+    # the timeouts in a row (ServedTable.room_state); written with the log entries.
+    "room": "TEXT",
 }
+
+
+class StoreUnavailable(Exception):
+    """The file cannot serve as the store (unreadable, read-only, not a
+    database): one sentence saying which file and why."""
+
+
+class StoreFailed(Refused):
+    """A write that did not commit (a full disk, an I/O error): nothing of
+    it is kept, and the client may try again (503)."""
+
+    def __init__(self, cause: BaseException) -> None:
+        self.cause = str(cause)
+        super().__init__(
+            503, f"the server could not save this change ({cause}): nothing changed, try again"
+        )
 
 
 @dataclass
@@ -95,6 +121,7 @@ class StoredTable:
     deals_done: int = 0
     scores: list[int] | None = None
     log: list[Entry] = field(default_factory=list)
+    room: dict | None = None
 
 
 class Store:
@@ -103,18 +130,35 @@ class Store:
     def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
         self.path = path
         self.lock = threading.Lock()
-        # isolation_level=None: transactions are opened explicitly with BEGIN.
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # In WAL mode NORMAL keeps every commit across a killed process; FULL also
-        # across a power cut, at one fsync per commit.
-        self.db.execute(f"PRAGMA synchronous={synchronous}")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        for name, kind in ADDED_COLUMNS.items():
-            if name not in have:
-                self.db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+        try:
+            # isolation_level=None: transactions are opened explicitly with BEGIN.
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL keeps every commit across a killed process; FULL also
+            # across a power cut, at one fsync per commit.
+            self.db.execute(f"PRAGMA synchronous={synchronous}")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+            have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+            for name, kind in ADDED_COLUMNS.items():
+                if name not in have:
+                    self.db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+            #: The server's own secret (seeds.py): drawn once, kept in the file.
+            self.secret = self._secret()  # a write: a file the server may not write fails here
+        except (sqlite3.Error, StoreFailed) as e:
+            why = e.cause if isinstance(e, StoreFailed) else str(e)
+            raise StoreUnavailable(
+                f"cannot use {path!r} as the server's database ({why}): the server must "
+                "read and write it, and create files beside it"
+            ) from None
+
+    def _secret(self) -> str:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('secret', ?)",
+                (secrets.token_hex(32),),
+            )
+            return db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0]
 
     def close(self) -> None:
         with self.lock:
@@ -129,6 +173,7 @@ class Store:
         owner_hash: str,
         creator: str,
         log: list[Entry],
+        room: dict | None = None,
     ) -> None:
         now = time.time()
         with self._transaction() as db:
@@ -142,6 +187,7 @@ class Store:
                 [(table_id, seat, h) for seat, h in token_hashes.items()],
             )
             self._append(db, table_id, 0, log)
+            self._set_room(db, table_id, room)
 
     def append(
         self,
@@ -150,6 +196,7 @@ class Store:
         entries: list[Entry],
         close: bool = False,
         finished: FinishedDeal | None = None,
+        room: dict | None = None,
     ) -> None:
         """Entries numbered start+1, start+2, ...; a duplicate number or key
         fails the whole transaction (sqlite3.IntegrityError). `finished` is
@@ -160,11 +207,39 @@ class Store:
                 self._add_deals(db, table_id, [finished])
             if close:
                 db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
+            self._set_room(db, table_id, room)
+
+    @staticmethod
+    def _set_room(db: sqlite3.Connection, table_id: str, room: dict | None) -> None:
+        if room is not None:
+            db.execute("UPDATE tables SET room = ? WHERE id = ?", (json.dumps(room), table_id))
 
     def add_deals(self, table_id: str, deals: list[FinishedDeal]) -> None:
-        """Deals a file written before the deals table finished (see ServedTable.rebuild)."""
+        """Deals a file written before the deals table finished (see
+        ServedTable.rebuild), and where its current deal starts, so that the
+        next load replays that deal alone. Deals already kept are left as
+        they are: a file an earlier server filled in without `deal_start`
+        is read again without a duplicate."""
         with self._transaction() as db:
-            self._add_deals(db, table_id, deals)
+            db.executemany(
+                "INSERT OR IGNORE INTO deals (table_id, number, record, scores)"
+                " VALUES (?, ?, ?, ?)",
+                [(table_id, d.number, d.record, json.dumps(d.scores)) for d in deals],
+            )
+            db.execute(
+                "UPDATE tables SET deal_start = (SELECT coalesce(max(n), 0) FROM log"
+                " WHERE table_id = ? AND substr(action, 1, 6) = '@next:') WHERE id = ?",
+                (table_id, table_id),
+            )
+
+    def rekey(self, table_id: str, seat: int, token_hash: str) -> None:
+        """Seat `seat` opens with the token of `token_hash` from now on; its
+        old token opens nothing."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
+                (token_hash, table_id, seat),
+            )
 
     def set_spec(self, table_id: str, spec: dict) -> None:
         with self._transaction() as db:
@@ -222,7 +297,7 @@ class Store:
         with self.lock:
             row = self.db.execute(
                 "SELECT id, spec, closed, owner_hash, creator, coalesce(touched, created),"
-                " deal_start FROM tables WHERE id = ?",
+                " deal_start, room FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -261,6 +336,7 @@ class Store:
             len(lines),
             scores,
             log,
+            None if row[7] is None else json.loads(row[7]),
         )
 
     def key_used(self, table_id: str, seat: int, key: str) -> tuple[str, str | None] | None:
@@ -295,13 +371,21 @@ class _Transaction:
         self.lock.acquire()
         try:
             self.db.execute("BEGIN IMMEDIATE")
-        except BaseException:
+        except BaseException as e:
             self.lock.release()
+            if isinstance(e, sqlite3.Error):
+                raise StoreFailed(e) from e
             raise
         return self.db
 
     def __exit__(self, kind, value, tb) -> None:
         try:
             self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        except sqlite3.Error as e:
+            if kind is None:
+                raise StoreFailed(e) from e
         finally:
             self.lock.release()
+        if kind is not None and issubclass(kind, sqlite3.Error):
+            if not issubclass(kind, sqlite3.IntegrityError):  # a duplicate says something else
+                raise StoreFailed(value) from value

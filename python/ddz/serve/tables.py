@@ -24,6 +24,8 @@ import ddz
 from .bots import bot_key, decide, decision_seed
 from .costs import runs_inline
 from .replies import Refused
+from .room import RoomOptions, autoplay_kind
+from .seeds import deal_seed
 from .store import Entry, FinishedDeal, StoredTable
 
 SEED_LIMIT = 2**63
@@ -32,6 +34,10 @@ SEED_LIMIT = 2**63
 MAX_BOT_STEPS = 20_000
 NEXT = "@next:"
 CLOSE = "@close"
+#: '@auto:S:1' / '@auto:S:0': seat S went into or out of 托管. (A timeout's
+#: action is the seat's entry without a key; the timeouts in a row are kept
+#: in the store's room state, ServedTable.room_state.)
+AUTO = "@auto:"
 
 #: Where a seat's used keys are looked up: (seat, key) -> (action, cards) or None.
 KeyLookup = Callable[[int, str], Optional[tuple[str, Optional[str]]]]
@@ -73,11 +79,12 @@ def reading_of(action: ddz.Move | str) -> dict | None:
 
 
 def _next_seed(spec: dict, number: int) -> int:
-    """The seed of deal `number` (0, 1, ...). A seed the client chose makes
-    every deal of the table repeatable; otherwise each deal draws its own, so
-    one finished deal's record tells nothing about the next."""
+    """The seed of deal `number` (1, 2, ...). A seed the client chose makes
+    every deal of the table repeatable on this server, each drawn by a keyed
+    hash (seeds.py); otherwise each deal draws its own. Either way one
+    finished deal's record tells nothing about the next."""
     if spec["seed_given"]:
-        return (spec["seed"] + number) % SEED_LIMIT
+        return deal_seed(spec["deal_key"], number)
     return secrets.randbelow(SEED_LIMIT)
 
 
@@ -97,6 +104,13 @@ class ServedTable:
         self.creator = creator
         self.rules = ddz.Rules(spec["preset"], **spec["options"])
         self.bots = {int(s): kind for s, kind in spec["bots"].items()}
+        self.room = RoomOptions.of(spec)
+        self.room_spec = self.room.to_spec()  # as summaries show it, made once
+        #: Seats in 托管, and each person's timeouts in a row.
+        self.autoplay: set[int] = set()
+        self.misses: dict[int, int] = {}
+        #: The running turn clock: {"seat", "deadline_ms", "seconds"}, or None.
+        self.clock: dict | None = None
         #: Small work only: the lobby runs its requests on the event loop.
         self.inline = runs_inline(self.rules, self.bots.values())
         self.bot_key = bot_key(spec)
@@ -120,7 +134,7 @@ class ServedTable:
     def create(cls, table_id: str, spec: dict, token_hashes: dict[str, int], **who):
         """A new table, and the log of what its bots did first."""
         table = cls(table_id, spec, token_hashes, **who)
-        return table, table._run_bots(None)
+        return table, table._answer(None)
 
     @classmethod
     def rebuild(cls, stored: StoredTable) -> ServedTable:
@@ -133,6 +147,11 @@ class ServedTable:
             table._finished_scores = list(stored.scores or table._finished_scores)
         for entry in log:
             table._replay(entry, resumed=stored.start > 0 and entry is log[0])
+        if stored.room is not None:  # kept with the last commit: it spans the deals
+            table.autoplay = set(stored.room.get("autoplay", []))
+            table.misses = {int(s): n for s, n in stored.room.get("misses", {}).items()}
+            # A table closed by the idle sweep at start kept its last clock: it runs no more.
+            table.clock = None if table.closed else stored.room.get("clock")
         return table
 
     def _replay(self, e: Entry, resumed: bool = False) -> None:
@@ -146,6 +165,9 @@ class ServedTable:
                 self._start_next(seed)
         elif e.action == CLOSE:
             self.closed = True
+        elif e.action.startswith(AUTO):
+            who, on = e.action[len(AUTO) :].split(":")
+            self._set_autoplay(int(who), on == "1")
         else:
             if e.seat != self.game.to_act:
                 raise ValueError(f"table {self.id}: log out of turn at version {self.version}")
@@ -201,9 +223,12 @@ class ServedTable:
             raise Refused(409, f"illegal action {request.action!r}: {e}") from None
         self._count()
         entry = Entry(seat, request.action, reading_of(action), request.cards, request.key)
+        self.misses.pop(seat, None)  # the person is here: no 托管, no timeouts in a row
+        self.autoplay.discard(seat)
+        self._arm_clock()
         if on_step:
             on_step()
-        return [entry, *self._run_bots(on_step)]
+        return [entry, *self._answer(on_step)]
 
     def _step(self, action: ddz.Move | str, cards: str | None = None) -> None:
         self.game.step(action, cards=cards)
@@ -260,9 +285,10 @@ class ServedTable:
         seed = _next_seed(self.spec, self.deal + 1)
         self._start_next(seed)
         self._count()
+        self._arm_clock()
         if on_step:
             on_step()
-        return [Entry(None, f"{NEXT}{seed}")] + self._run_bots(on_step), finished
+        return [Entry(None, f"{NEXT}{seed}")] + self._answer(on_step), finished
 
     def finished_deal(self) -> FinishedDeal:
         """The current deal, once over, as the store keeps it."""
@@ -273,8 +299,125 @@ class ServedTable:
     def close(self) -> list[Entry]:
         self._check_open()
         self.closed = True
+        self.clock = None
         self._count()
         return [Entry(None, CLOSE)]
+
+    # ---- the game room: pacing, the clock, 托管 (room.py) ------------------------
+    @property
+    def paced(self) -> bool:
+        """Do the bots act one at a time, apart, each its own change? (A
+        table with a person and a delay; others answer at once.)"""
+        return self.room.bot_delay_ms > 0 and len(self.bots) < self.rules.players
+
+    def server_turn(self) -> bool:
+        """Is it a bot's turn, or a seat's in 托管?"""
+        return self._server_kind() is not None
+
+    def _server_kind(self) -> str | None:
+        if self.closed or self.game.phase == "over":
+            return None
+        seat = self.game.to_act
+        if seat in self.bots:
+            return self.bots[seat]
+        if seat in self.autoplay:
+            return autoplay_kind(self.room, self.bots)
+        return None
+
+    def _answer(self, on_step: Callable[[], None] | None) -> list[Entry]:
+        """The bots' answers now, unless they are paced (the lobby then plays them one by one)."""
+        if self.paced:
+            self._arm_clock()
+            return []
+        return self._run_bots(on_step)
+
+    def bot_step(self, on_step: Callable[[], None] | None = None) -> list[Entry] | None:
+        """One paced bot action (every bot's, at a table not paced), then the
+        clock; None if it is no bot's turn."""
+        kind = self._server_kind()
+        if kind is None:
+            return None
+        if not self.paced:
+            return self._run_bots(on_step)
+        entry = self._bot_act(kind)
+        self._arm_clock()
+        if on_step:
+            on_step()
+        return [entry]
+
+    def timeout(self, now_ms: int, on_step: Callable[[], None] | None = None) -> list[Entry] | None:
+        """The clock ran out (None if it has not, or runs no more): the server
+        passes for the seat when it may, else plays its 托管 bot's choice."""
+        clock = self.clock
+        if clock is None or clock["deadline_ms"] > now_ms or self.game.phase == "over":
+            return None
+        seat = clock["seat"]
+        if seat != self.game.to_act:  # a stale clock: nothing to do but drop it
+            self._arm_clock()
+            return None
+        # The server's action for a person's seat is the one entry of that
+        # seat without a key (a person's own always has one).
+        self.misses[seat] = self.misses.get(seat, 0) + 1
+        if "pass" in self.game.legal_actions():
+            self._step("pass")
+            self._count()
+            entries = [Entry(seat, "pass")]
+        else:
+            entries = [self._bot_act(autoplay_kind(self.room, self.bots))]
+        self._arm_clock()
+        if on_step:  # each version its own push, as every change's
+            on_step()
+        after = self.room.autoplay_after
+        if after and self.misses[seat] >= after and seat not in self.autoplay:
+            entries.append(self._autoplay_entry(seat, True))
+            self._arm_clock()
+            if on_step:
+                on_step()
+        return entries + self._answer(on_step)
+
+    def set_autoplay(
+        self, seat: int, on: bool, on_step: Callable[[], None] | None = None
+    ) -> list[Entry] | None:
+        """A person turns 托管 on or off for their seat (None: no change)."""
+        self._check_open()
+        if (seat in self.autoplay) == on:
+            return None
+        entries = [self._autoplay_entry(seat, on)]
+        self._arm_clock()
+        if on_step:
+            on_step()
+        return entries + self._answer(on_step)
+
+    def _autoplay_entry(self, seat: int, on: bool) -> Entry:
+        self._set_autoplay(seat, on)
+        self._count()
+        return Entry(None, f"{AUTO}{seat}:{int(on)}")
+
+    def _set_autoplay(self, seat: int, on: bool) -> None:
+        if on:
+            self.autoplay.add(seat)
+        else:
+            self.autoplay.discard(seat)
+            self.misses.pop(seat, None)
+
+    def _arm_clock(self) -> None:
+        """Start the clock of the person to act now (none for a bot, a seat
+        in 托管, a deal over or no clock)."""
+        self.clock = None
+        if self.closed or self.game.phase == "over" or self.server_turn():
+            return
+        seconds = self.room.seconds_for(self.game)
+        if seconds > 0:
+            deadline = int(time.time() * 1000 + seconds * 1000)
+            self.clock = {"seat": self.game.to_act, "deadline_ms": deadline, "seconds": seconds}
+
+    def room_state(self) -> dict:
+        """What the store keeps of the room beside the log (it spans deals and restarts)."""
+        return {
+            "clock": self.clock,
+            "autoplay": sorted(self.autoplay),
+            "misses": {str(s): n for s, n in self.misses.items()},
+        }
 
     def _check_open(self) -> None:
         if self.closed:
@@ -295,20 +438,25 @@ class ServedTable:
         self.version += 1
 
     def _run_bots(self, on_step: Callable[[], None] | None) -> list[Entry]:
+        """Every bot's (and 托管 seat's) action until a person is to act."""
         entries: list[Entry] = []
-        game = self.game
-        while game.phase != "over" and game.to_act in self.bots:
+        while (kind := self._server_kind()) is not None:
             if len(entries) >= MAX_BOT_STEPS:
                 raise RuntimeError(f"table {self.id}: bots took {MAX_BOT_STEPS} steps")
-            seat = game.to_act
-            seed = decision_seed(self.bot_key, self.deal, self.steps, seat)
-            choice = decide(self.bots[seat], self.rules, game, seed)
-            self._step(choice)
-            self._count()
-            entries.append(Entry(seat, str(choice), reading_of(choice)))
+            entries.append(self._bot_act(kind))
             if on_step:
                 on_step()
+        self._arm_clock()
         return entries
+
+    def _bot_act(self, kind: str) -> Entry:
+        game = self.game
+        seat = game.to_act
+        seed = decision_seed(self.bot_key, self.deal, self.steps, seat)
+        choice = decide(kind, self.rules, game, seed)
+        self._step(choice)
+        self._count()
+        return Entry(seat, str(choice), reading_of(choice))
 
     # ---- what the table shows ---------------------------------------------------
     def running_scores(self) -> list[int]:

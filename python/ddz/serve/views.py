@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .replies import encode
+from .room import counter
 from .tables import ServedTable
 
 #: Observation fields that say nothing secret in any preset: the phase, whose
@@ -31,6 +32,9 @@ def _frame(table: ServedTable, seat: int | None, observation: Mapping[str, Any])
         "scores": table.running_scores(),
         "stake": table.game.stake,
         "observation": observation,
+        # The game room (docs/server.md): the running turn clock and the seats in 托管.
+        "clock": table.clock,
+        "autoplay": sorted(table.autoplay),
     }
 
 
@@ -38,9 +42,12 @@ def seat_view(table: ServedTable, seat: int) -> dict:
     """Exactly `observation(seat)` (legal actions included on the seat's
     turn), framed by the table's id, version, deal number and running scores,
     and, on the seat's turn, the legal plays whose texts are alike."""
-    view = _frame(table, seat, table.game.observation(seat))
-    if "legal_actions" in view["observation"]:
+    observation = table.game.observation(seat)
+    view = _frame(table, seat, observation)
+    if "legal_actions" in observation:
         view["readings"] = table.readings()
+    if table.room.card_counter:
+        view["counter"] = counter(table.rules, observation)
     return view
 
 
@@ -130,5 +137,22 @@ def summary(table: ServedTable) -> dict:
         "to_act": None if game.phase == "over" else game.to_act,
         "version": table.version,
         "closed": table.closed,
+        # Its creator chose the seed, and so may know its first deal (seeds.py).
+        "seeded": table.spec["seed_given"],
+        "status": status(table),
         "scores": table.running_scores(),
+        "room": table.room_spec,
+        "clock": table.clock,
+        "autoplay": sorted(table.autoplay),
     }
+
+
+def status(table: ServedTable) -> str:
+    """ "open": no person has acted yet in its first deal (people may still
+    sit down); "playing": a deal under way; "finished": closed, or its
+    current deal over and no other dealt yet."""
+    if table.closed or table.game.phase == "over":
+        return "finished"
+    if table.deal == 0 and all(seat in table.bots for seat, _ in table.game.history):
+        return "open"
+    return "playing"

@@ -5,7 +5,7 @@
 use crate::engine::Engine;
 use crate::play::Move;
 use crate::search::{self, SearchBudget};
-use crate::table::{Action, Legal, Rng, Table};
+use crate::table::{Action, Legal, Phase, Rng, Table};
 
 /// A built-in player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,30 +22,40 @@ pub enum Policy {
     /// the family keeps the sides secret from the seat, it plays as
     /// `Greedy`.
     Search(SearchBudget),
+    /// A port of RLCard 1.2.0's `DouDizhuRuleAgentV1` (the baseline DDZ
+    /// papers report): its play in the play phase, the greedy player's
+    /// choice in the other phases (RLCard has no auction). Built for
+    /// classic; in other presets it plays the same rules against the
+    /// landlord seat (docs/bots.md).
+    Rule,
 }
 
 impl Policy {
     /// Does this policy read the table's record (the cards played)? Then
     /// a simulation keeps the record of every deal it plays with it.
     pub fn reads_record(self) -> bool {
-        matches!(self, Policy::Search(_))
+        // The rule agent reads the trace's last entry (who passed last).
+        matches!(self, Policy::Search(_) | Policy::Rule)
     }
 
     /// The built-in policies at their default settings (`from_name` reads
     /// the search's levels too).
-    pub const ALL: [Policy; 3] = [
+    pub const ALL: [Policy; 4] = [
         Policy::Random,
         Policy::Greedy,
         Policy::Search(SearchBudget::DEFAULT),
+        Policy::Rule,
     ];
 
-    /// The policy's name: `random`, `greedy`, `search` (the default
-    /// search, level 8), `search:1` .. `search:7` (the levels below) or
-    /// `search:playouts=N` (full strength, N playouts, no time limit).
+    /// The policy's name: `random`, `greedy`, `rule` (RLCard's rule
+    /// agent, ported), `search` (the default search, level 8), `search:1`
+    /// .. `search:7` (the levels below) or `search:playouts=N` (full
+    /// strength, N playouts, no time limit).
     pub fn name(self) -> String {
         match self {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
+            Policy::Rule => "rule".into(),
             Policy::Search(b) if b == SearchBudget::DEFAULT => "search".into(),
             Policy::Search(b) if search::levels::budget(b.level) == Some(b) => {
                 format!("search:{}", b.level)
@@ -56,13 +66,14 @@ impl Policy {
 
     /// The names `from_name` reads, for a message that lists them.
     pub const NAMES: &'static str =
-        "random, greedy, search (= search:8), search:1 .. search:8, search:playouts=N";
+        "random, greedy, rule, search (= search:8), search:1 .. search:8, search:playouts=N";
 
     /// The policy `name` names (see `name`; `search:8` is `search`).
     pub fn from_name(name: &str) -> Option<Policy> {
         match name {
             "random" => return Some(Policy::Random),
             "greedy" => return Some(Policy::Greedy),
+            "rule" => return Some(Policy::Rule),
             "search" => return Some(Policy::Search(SearchBudget::DEFAULT)),
             _ => {}
         }
@@ -90,6 +101,11 @@ impl Policy {
             Policy::Random => rng.below(table.legal_unordered().len()),
             Policy::Greedy => greedy(table.engine(), table.legal_unordered()),
             Policy::Search(budget) => search::decide(table, budget, rng.next_u64()).index,
+            Policy::Rule if table.phase() == Phase::Play => {
+                let landlord = table.report().landlord();
+                search::rule_agent::choose(table, landlord, rng)
+            }
+            Policy::Rule => greedy(table.engine(), table.legal_unordered()),
         }
     }
 }

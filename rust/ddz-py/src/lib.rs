@@ -7,6 +7,7 @@ mod douzero;
 mod errors;
 mod movelist;
 mod observe;
+mod padded;
 mod search;
 mod seating;
 mod simulate;
@@ -31,6 +32,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate::play_seated, m)?)?;
     m.add_function(wrap_pyfunction!(table::greedy_choice, m)?)?;
     m.add_function(wrap_pyfunction!(search::search_act, m)?)?;
+    m.add_function(wrap_pyfunction!(search::policy_act, m)?)?;
     m.add_function(wrap_pyfunction!(search::analyse_record, m)?)?;
     m.add_class::<types::PyRules>()?;
     m.add_class::<types::PyCards>()?;

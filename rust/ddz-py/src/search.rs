@@ -3,6 +3,7 @@
 
 use crate::convert::value_error;
 use crate::types::PyRules;
+use ddz_core::policy::Policy;
 use ddz_core::search::rebuild::{rebuild, View};
 use ddz_core::search::{decide, levels, SearchBudget};
 use pyo3::prelude::*;
@@ -71,6 +72,55 @@ pub fn search_act(
             .map(|a| a.to_string())
             .unwrap_or_default();
         Ok(Some((d.index, text)))
+    })
+}
+
+/// The built-in policy `name`, or a ValueError naming the policies.
+pub(crate) fn policy_named(name: &str) -> PyResult<Policy> {
+    Policy::from_name(name).ok_or_else(|| {
+        value_error(format!(
+            "unknown policy {name:?}; the policies are: {}",
+            Policy::NAMES
+        ))
+    })
+}
+
+/// As `search_act`, for the built-in policy `name` (`ddz.agents.RuleAgent`):
+/// `(index, text)` on a table rebuilt from the observation, or None where
+/// no deal replays to it.
+#[pyfunction]
+#[pyo3(signature = (rules, observation, policy, seed = 0))]
+pub fn policy_act(
+    py: Python<'_>,
+    rules: &Bound<'_, PyRules>,
+    observation: &str,
+    policy: &str,
+    seed: u64,
+) -> PyResult<Option<(usize, String)>> {
+    let policy = policy_named(policy)?;
+    let value: serde_json::Value = serde_json::from_str(observation)
+        .map_err(|e| value_error(format!("the observation is not JSON: {e}")))?;
+    let view = View::from_json(&value).map_err(value_error)?;
+    if value.get("legal_actions").is_none() {
+        return Err(value_error(
+            "the observation's seat is not to act (no legal_actions)",
+        ));
+    }
+    let engine = rules.get().shared_engine();
+    py.detach(move || {
+        let Ok(mut table) = rebuild(engine, &view, seed) else {
+            return Ok(None);
+        };
+        if table.is_over() || table.to_act() != view.seat {
+            return Ok(None);
+        }
+        table.order_legal();
+        let i = policy.choose(&mut table, &mut ddz_core::table::Rng(seed));
+        let action = table.legal_unordered().get(i).expect("a legal index");
+        table.order_legal();
+        let at = table.legal_unordered().iter().position(|a| a == action);
+        let index = at.unwrap_or(i);
+        Ok(Some((index, action.to_string())))
     })
 }
 

@@ -36,6 +36,19 @@ fn policy_names() -> String {
     Policy::NAMES.to_string()
 }
 
+/// A `ddz.agents.SearchAgent` as the built-in search at its level and
+/// budget (one thread a decision: the batch runs its envs side by side),
+/// read from its `batch_budget()`; None for any other object.
+fn search_agent(spec: &Bound<'_, PyAny>) -> PyResult<Option<Policy>> {
+    if !spec.hasattr("batch_budget")? {
+        return Ok(None);
+    }
+    let (playouts, budget_us, level): (Option<u32>, Option<u32>, u8) =
+        spec.call_method0("batch_budget")?.extract()?;
+    let budget = crate::search::level_budget(Some(level), playouts, budget_us, Some(1))?;
+    Ok(Some(Policy::Search(budget)))
+}
+
 impl Players {
     fn new(players: usize, opening: Opening) -> Players {
         Players {
@@ -59,10 +72,13 @@ impl Players {
                 ))
             })?;
             Player::Policy(policy)
+        } else if let Some(policy) = search_agent(spec)? {
+            Player::Policy(policy)
         } else if spec.hasattr("act")? {
             return Err(PyTypeError::new_err(format!(
                 "{what} is an agent (act(observation, legal)), which plays through ddz.Game: \
-                 a batch takes a policy name ({}) or a callable fn(obs) -> legal indices",
+                 a batch takes a policy name ({}), a SearchAgent or a callable \
+                 fn(obs) -> legal indices",
                 policy_names()
             )));
         } else if spec.is_callable() {

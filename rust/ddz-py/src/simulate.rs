@@ -172,12 +172,7 @@ pub fn play_seated<'py>(
 
 /// A policy by name, naming the policies if there is none of that name.
 fn policy_named(name: &str) -> PyResult<Policy> {
-    Policy::from_name(name).ok_or_else(|| {
-        value_error(format!(
-            "unknown policy {name:?}; the policies are: {}",
-            Policy::NAMES
-        ))
-    })
+    crate::search::policy_named(name)
 }
 
 /// One name for every seat (None: "random"), or a list of one per seat.

@@ -847,6 +847,27 @@ impl PyTable {
         Ok(py.detach(|| ddz_core::search::decide(table, budget, seed).index))
     }
 
+    /// The choice of the built-in policy `name` ("random", "greedy",
+    /// "rule", "search", "search:playouts=N") for the seat to act, its
+    /// random draws from `seed`: an index into `legal_actions()`.
+    #[pyo3(signature = (name, seed = 0))]
+    fn policy_choice(&mut self, py: Python<'_>, name: &str, seed: u64) -> PyResult<usize> {
+        if self.table.is_over() {
+            return Err(value_error("the deal is over: no one is to act"));
+        }
+        let policy = crate::search::policy_named(name)?;
+        let table = &mut self.table;
+        Ok(py.detach(|| {
+            table.order_legal();
+            let i = policy.choose(table, &mut ddz_core::table::Rng(seed));
+            // The search may reorder the plays: give the index in `Game`'s order.
+            let action = table.legal_unordered().get(i).expect("a legal index");
+            table.order_legal();
+            let at = table.legal_unordered().iter().position(|a| a == action);
+            at.unwrap_or(i)
+        }))
+    }
+
     /// The search's `k` best actions for the seat to act, best first, as
     /// `(index into legal_actions(), wp, low, high)`: the win rate of the
     /// seat's side and its 95% interval (`ddz.hint`). It reads only what

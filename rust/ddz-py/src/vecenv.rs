@@ -43,6 +43,17 @@ pub struct PyVecEnv {
     table: Option<Py<PyActionTable>>,
     api: StepApi,
     protocol: &'static str,
+    /// `max_actions`: the legal actions padded to this many per env too.
+    max_actions: Option<usize>,
+}
+
+/// The card rows of `m` legal actions as 16-slot rows.
+fn rows16(flat: &[u8]) -> impl Iterator<Item = [u8; 16]> + '_ {
+    flat.chunks_exact(16).map(|c| {
+        let mut r = [0u8; 16];
+        r.copy_from_slice(c);
+        r
+    })
 }
 
 /// The keys of the returned dicts as Python strings, made once: a key
@@ -385,6 +396,29 @@ fn actions_from(ob: &Bound<'_, PyAny>, n: usize) -> PyResult<(Vec<i64>, Option<T
     Ok((wide.readonly().as_array().to_vec(), big))
 }
 
+/// A seed: an int in 0..2**64 (a negative or larger int is a ValueError
+/// naming the range, not an OverflowError).
+pub(crate) fn seed_of(ob: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if ob.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(
+            "a seed is an int in 0..2**64, not a bool",
+        ));
+    }
+    if let Ok(s) = ob.extract::<u64>() {
+        return Ok(s);
+    }
+    if ob.is_instance_of::<pyo3::types::PyInt>() || ob.hasattr("__index__")? {
+        return Err(value_error(format!(
+            "a seed is an int in 0..2**64, not {}",
+            ob.repr()?
+        )));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a seed is an int in 0..2**64, not {}",
+        ob.repr()?
+    )))
+}
+
 fn check_length(v: Vec<i64>, n: usize) -> PyResult<Vec<i64>> {
     if v.len() != n {
         return Err(value_error(format!(
@@ -476,6 +510,8 @@ impl PyVecEnv {
             if let Some(mask) = &sh.mask {
                 out.set_item(self.names.action_mask.bind(py), mask.bind(py))?;
             }
+            self.add_douzero(py, &out)?;
+            self.add_padded(py, &out)?;
             return Ok(out);
         }
         let d = self.env.dims();
@@ -507,7 +543,95 @@ impl PyVecEnv {
                 array(py, mask.into(), &shape)?,
             )?;
         }
+        self.add_douzero(py, &out)?;
+        self.add_padded(py, &out)?;
         Ok(out)
+    }
+
+    /// With `features="douzero"`, DouZero's features: the env's context,
+    /// history and position rows, and each legal action's features (from the
+    /// CSR rows of `out`).
+    fn add_douzero(&self, py: Python<'_>, out: &Bound<'_, PyDict>) -> PyResult<()> {
+        let Some(dz) = self.env.douzero() else {
+            return Ok(());
+        };
+        let (n, l) = (self.env.num_envs(), &dz.layout);
+        let h = ddz_core::vecenv::douzero::HISTORY;
+        out.set_item("douzero_context", fresh(py, &dz.context, &[n, l.width])?)?;
+        out.set_item(
+            "douzero_history",
+            fresh(py, &dz.history, &[n, h, l.features])?,
+        )?;
+        out.set_item("douzero_position", fresh(py, &dz.position, &[n])?)?;
+        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+            out.get_item(k)?
+                .ok_or_else(|| value_error(format!("no {k} for the douzero features")))
+        };
+        let (cards, reps) = (get("legal_cards")?, get("legal_represents")?);
+        let cards = cards.cast::<PyArray2<u8>>()?.readonly();
+        let reps = reps.cast::<PyArray2<u8>>()?.readonly();
+        let (cards, reps) = (cards.as_slice()?, reps.as_slice()?);
+        let m = cards.len() / 16;
+        let af = l.action_features;
+        let mut rows = vec![0i8; m * af];
+        for ((c, r), o) in rows16(cards)
+            .zip(rows16(reps))
+            .zip(rows.chunks_exact_mut(af))
+        {
+            l.action(&c, &r, o);
+        }
+        out.set_item("douzero_actions", fresh(py, &rows, &[m, af])?)?;
+        Ok(())
+    }
+
+    /// With `max_actions`, the padded tensors, read off the CSR arrays of `out`.
+    fn add_padded(&self, py: Python<'_>, out: &Bound<'_, PyDict>) -> PyResult<()> {
+        let Some(c) = self.max_actions else {
+            return Ok(());
+        };
+        if let Some(dz) = self.env.douzero() {
+            let af = dz.layout.action_features;
+            let offsets = out.get_item("legal_offsets")?.expect("written");
+            let offsets = offsets.cast::<PyArray1<i64>>()?.readonly();
+            let feats = out.get_item("douzero_actions")?.expect("written");
+            let feats = feats.cast::<PyArray2<i8>>()?.readonly();
+            crate::padded::check_room(offsets.as_slice()?, c)?;
+            let n = offsets.as_slice()?.len() - 1;
+            let mut padded = vec![0i8; n * c * af];
+            crate::padded::pad_rows(
+                feats.as_slice()?,
+                offsets.as_slice()?,
+                c,
+                af,
+                0,
+                &mut padded,
+            );
+            out.set_item("padded_douzero", fresh(py, &padded, &[n, c, af])?)?;
+        }
+        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+            out.get_item(k)?
+                .ok_or_else(|| value_error(format!("no {k} to pad")))
+        };
+        let (offsets, ids) = (get("legal_offsets")?, get("legal_ids")?);
+        let (cards, reps) = (get("legal_cards")?, get("legal_represents")?);
+        let (kind, rank, length) = (get("legal_kind")?, get("legal_rank")?, get("legal_length")?);
+        let offsets = offsets.cast::<PyArray1<i64>>()?.readonly();
+        let ids = ids.cast::<PyArray1<i32>>()?.readonly();
+        let cards = cards.cast::<PyArray2<u8>>()?.readonly();
+        let reps = reps.cast::<PyArray2<u8>>()?.readonly();
+        let kind = kind.cast::<PyArray1<i8>>()?.readonly();
+        let rank = rank.cast::<PyArray1<i8>>()?.readonly();
+        let length = length.cast::<PyArray1<i8>>()?.readonly();
+        let view = crate::padded::LegalView {
+            offsets: offsets.as_slice()?,
+            ids: ids.as_slice()?,
+            cards: cards.as_slice()?,
+            represents: reps.as_slice()?,
+            kind: kind.as_slice()?,
+            rank: rank.as_slice()?,
+            length: length.as_slice()?,
+        };
+        crate::padded::write(py, &view, c, out)
     }
 
     /// The outcome of the last step: `(rewards, terminated, truncated,
@@ -712,20 +836,21 @@ impl PyVecEnv {
     /// opponents=None, ...)`; reset and ready to step (docs/rl.md).
     #[new]
     #[pyo3(
-        text_signature = "(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None, opponents=None, protocol='full', history=15, reward='score', reward_for='seat', max_redeals=10, max_decisions=None, legal_ids=False, action_mask=False, final_obs=False, step_api='done', copy=True)"
+        text_signature = "(preset_or_rules, num_envs, seed=0, threads=None, *, seats=None, opponents=None, protocol='full', history=15, reward='score', reward_for='seat', max_redeals=10, max_decisions=None, legal_ids=False, action_mask=False, max_actions=None, features=None, final_obs=False, step_api='done', copy=True)"
     )]
     #[pyo3(signature = (
-        preset_or_rules, num_envs, seed = 0, threads = None, *, seats = None, opponents = None,
+        preset_or_rules, num_envs, seed = None, threads = None, *, seats = None, opponents = None,
         protocol = "full", history = 15, reward = "score", reward_for = "seat",
         max_redeals = Some(10), max_decisions = None, legal_ids = false,
-        action_mask = false, final_obs = false, step_api = "done", copy = true
+        action_mask = false, max_actions = None, features = None, final_obs = false,
+        step_api = "done", copy = true
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         preset_or_rules: &Bound<'_, PyAny>,
         num_envs: usize,
-        seed: u64,
+        seed: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
         seats: Option<&Bound<'_, PyAny>>,
         opponents: Option<&Bound<'_, PyAny>>,
@@ -737,17 +862,27 @@ impl PyVecEnv {
         max_decisions: Option<u32>,
         legal_ids: bool,
         action_mask: bool,
+        max_actions: Option<usize>,
+        features: Option<&str>,
         final_obs: bool,
         step_api: &str,
         copy: bool,
     ) -> PyResult<Self> {
         let rules = rules_from(preset_or_rules)?;
+        // (None is the signature's default, 0.)
+        let seed = seed
+            .filter(|s| !s.is_none())
+            .map(seed_of)
+            .transpose()?
+            .unwrap_or(0);
         let reward = match reward {
             "score" => Reward::Score,
             "win" => Reward::WinLoss,
+            "win_split" => Reward::WinSplit,
+            "adp" => Reward::Adp,
             other => {
                 return Err(value_error(format!(
-                    "reward must be 'score' or 'win', not {other:?}"
+                    "reward must be 'score', 'win', 'win_split' or 'adp', not {other:?}"
                 )))
             }
         };
@@ -777,8 +912,21 @@ impl PyVecEnv {
                 "history must be 0..{MAX_HISTORY}, not {history}"
             )));
         }
-        // A mask is made of the ids: asking for it numbers the actions too.
-        let legal_ids = legal_ids || action_mask;
+        // A mask is made of the ids, and so are the padded ids: asking for
+        // either numbers the actions too.
+        let douzero = match features {
+            None => false,
+            Some("douzero") => true,
+            Some(other) => {
+                return Err(value_error(format!(
+                    "features must be None or 'douzero', not {other:?}"
+                )))
+            }
+        };
+        if max_actions == Some(0) {
+            return Err(value_error("max_actions must be at least 1"));
+        }
+        let legal_ids = legal_ids || action_mask || max_actions.is_some();
         let opening = opening_of(protocol)?;
         let protocol = if protocol == "full" {
             "full"
@@ -795,7 +943,12 @@ impl PyVecEnv {
             history,
             reward,
             reward_for,
-            threads: threads.unwrap_or_else(|| ddz_core::vecenv::default_threads_for(num_envs)),
+            // A seat that searches takes milliseconds a decision: every core,
+            // whatever the batch (the envs step one a task then).
+            threads: threads.unwrap_or_else(|| match seating.seating.seats().searches() {
+                true => ddz_core::batch::default_threads(),
+                false => ddz_core::vecenv::default_threads_for(num_envs),
+            }),
             seating: Some(seating.seating),
             limits: Limits {
                 max_redeals,
@@ -804,6 +957,7 @@ impl PyVecEnv {
             ids: table.as_ref().map(|t| t.get().table.clone()),
             mask: action_mask,
             final_obs,
+            douzero,
         };
         let engine = rules.get().shared_engine();
         let mut env = py
@@ -830,13 +984,18 @@ impl PyVecEnv {
             protocol,
             copy,
             shared: None,
+            max_actions,
         })
     }
 
     /// Every env to the first deal of its series; returns the observations.
     #[pyo3(signature = (seed = None))]
-    fn reset<'py>(slf: Bound<'py, Self>, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    fn reset<'py>(
+        slf: Bound<'py, Self>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let py = slf.py();
+        let seed = seed.filter(|s| !s.is_none()).map(seed_of).transpose()?;
         {
             let mut this = slf.borrow_mut();
             let env = &mut this.env;
@@ -849,14 +1008,27 @@ impl PyVecEnv {
 
     /// One action per env (a legal index, or with `by="id"` an action id)
     /// -> `(obs, rewards, done, info)`, or with `step_api="gymnasium"`
-    /// `(obs, rewards, terminated, truncated, info)`.
-    #[pyo3(signature = (actions, *, by = "index"))]
+    /// `(obs, rewards, terminated, truncated, info)`. An env that numbers
+    /// its actions (`legal_ids`, `action_mask`, `max_actions`) needs `by`
+    /// named: an id read as an index would play another action silently.
+    #[pyo3(signature = (actions, *, by = None))]
     fn step<'py>(
         slf: Bound<'py, Self>,
         actions: &Bound<'py, PyAny>,
-        by: &str,
+        by: Option<&str>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
+        let by = match by {
+            Some(by) => by,
+            None if slf.borrow().table.is_some() => {
+                return Err(PyTypeError::new_err(
+                    "this env numbers its actions (legal_ids, action_mask or max_actions): \
+                     say how to read them, step(actions, by=\"id\") for action ids or \
+                     by=\"index\" for legal indices",
+                ))
+            }
+            None => "index",
+        };
         let indices = slf.borrow().indices(actions, by)?;
         {
             let mut this = slf.borrow_mut();
@@ -954,6 +1126,12 @@ impl PyVecEnv {
     #[getter]
     fn max_redeals(&self) -> Option<u32> {
         self.env.options().limits.max_redeals
+    }
+
+    /// The padded width `C` of `padded_*` (None: no padded tensors).
+    #[getter]
+    fn max_actions(&self) -> Option<usize> {
+        self.max_actions
     }
 
     #[getter]

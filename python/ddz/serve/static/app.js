@@ -3,6 +3,7 @@
 //   /                     the lobby
 //   /t/{table}            a table: the seat this browser holds, else watching
 //   /t/{table}#token=...  an invitation: takes the seat the token opens
+//   /t/{table}?watch      a table as its spectators see it
 //   /replay/{table}/{n}   a finished deal's replay
 //   /replay?local=KEY     the record `ddz replay FILE` was started with
 //   /replay               a record file to drop
@@ -10,14 +11,16 @@
 
 import { bindLobby, drawLobby, loadLobby, refreshTables } from "./lobby.js";
 import { api, holdSeat } from "./net.js";
+import { effects, setSound, soundOn } from "./effects.js";
 import { bindTable, closeTable, live, openTable, redraw, toast } from "./play.js";
+import { drawRules } from "./rules.js";
 import { $ } from "./render.js";
 import { bindReplay, openReplay, redrawReplay, rep } from "./replay.js";
 import { language, setLanguage, t } from "./words.js";
 
 const LOBBY_REFRESH_MS = 5000;
 
-window.ddz = { live, rep }; // for the page's tests, and for the curious
+window.ddz = { live, rep, effects }; // for the page's tests, and for the curious
 
 // Static text: elements with data-w="key" get t(key).
 function words() {
@@ -25,10 +28,12 @@ function words() {
   for (const e of document.querySelectorAll("[data-w]")) e.textContent = t(e.dataset.w);
   for (const e of document.querySelectorAll("[data-w-title]")) e.title = t(e.dataset.wTitle);
   $("seed").placeholder = t("seed-hint");
+  $("sound").setAttribute("aria-pressed", String(soundOn()));
 }
 
 function redrawAll() {
   words();
+  if (!$("rules-panel").hidden) drawRules();
   const page = document.body.dataset.page;
   if (page === "lobby") drawLobby();
   else if (page === "table") redraw();
@@ -42,12 +47,14 @@ async function route() {
   if (table) {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
     if (token) {
-      // An invitation: learn the seat the token opens, keep it, and drop it from the address.
-      const view = await api("GET", `/tables/${table[1]}/view`, { token });
-      holdSeat(table[1], view.seat, token);
+      // An invitation: trade the link's token for a new one (the link, and
+      // whoever else holds it, then opens nothing), keep it, and drop it from the address.
+      const taken = await api("POST", `/tables/${table[1]}/rekey`, { token });
+      holdSeat(table[1], taken.seat, taken.token);
       history.replaceState(null, "", `/t/${table[1]}`);
     }
-    await openTable(table[1]);
+    // ?watch: the spectators' view, whatever seat this browser holds there
+    await openTable(table[1], { watch: new URLSearchParams(location.search).has("watch") });
   } else if (replay) {
     await openReplay({ table: replay[1], deal: Number(replay[2]) });
   } else if (path === "/replay" && new URLSearchParams(location.search).get("local")) {
@@ -79,6 +86,12 @@ function start() {
   });
   $("lang").onclick = () => { setLanguage(language() === "zh" ? "en" : "zh"); redrawAll(); };
   $("show-history").onclick = () => openDrawer("history-panel");
+  $("show-rules").onclick = () => { drawRules(); openDrawer("rules-panel"); };
+  $("sound").onclick = () => { setSound(!soundOn()); words(); };
+  $("counter-toggle").onclick = () => {
+    localStorage.setItem("ddz-counter", localStorage.getItem("ddz-counter") === "off" ? "on" : "off");
+    redrawAll();
+  };
   $("show-invite").onclick = () => openDrawer("invite-panel");
   $("close-drawer").onclick = () => { $("drawer").hidden = true; };
   window.addEventListener("popstate", () => route().catch(fail));
@@ -90,7 +103,7 @@ function start() {
 }
 
 function openDrawer(panel) {
-  for (const p of ["history-panel", "invite-panel"]) $(p).hidden = p !== panel;
+  for (const p of ["history-panel", "invite-panel", "rules-panel"]) $(p).hidden = p !== panel;
   $("drawer").hidden = false;
 }
 

@@ -60,7 +60,9 @@ function cardName(card, stands) {
   return card[1] ? `${rankText(card[0])} ${t(`suit_${card[1]}`)}` : rankText(card[0]);
 }
 
-// One card face. `stands`: the rank a played wild card stood for.
+// One card face. `stands`: the rank a played wild card stood for. The
+// corner (rank over suit, or a joker's label read downwards) is the part a
+// neighbour never covers: rows overlap by at most CORNER of a card's width.
 export function cardFace(card, { tag = "span", stands = null } = {}) {
   const el = document.createElement(tag);
   el.className = "card";
@@ -74,6 +76,8 @@ export function cardFace(card, { tag = "span", stands = null } = {}) {
   let mark;
   if (card === "X" || card === "D") {
     el.classList.add("joker", card === "D" ? "big" : "small");
+    rank.textContent = t(card === "D" ? "big-joker-mark" : "small-joker-mark");
+    rank.classList.add("joker-word");
     mark = STAR;
   } else if (card === "L") {
     el.classList.add("wild");
@@ -81,17 +85,19 @@ export function cardFace(card, { tag = "span", stands = null } = {}) {
     rank.textContent = stands ? rankText(stands) : t("wild-mark");
   } else {
     rank.textContent = rankText(card[0]);
+    if (card[0] === "T") rank.classList.add("ten");
     if (card[1]) {
       mark = SUIT_PATHS[card[1]];
       if (RED.has(card[1])) el.classList.add("red");
     }
   }
   corner.append(rank);
-  if (mark) corner.append(svg(mark, "pip"));
+  if (mark && !el.classList.contains("joker")) corner.append(svg(mark, "pip"));
   el.append(corner);
   if (mark) el.append(svg(mark, "face"));
   else {
-    // A play as the history tells it has ranks only: the rank fills the card.
+    // A play as the history tells it has ranks only (no suit was sent): the
+    // rank again in the middle, in full ink, where a suit would be.
     el.classList.add("plain");
     const big = document.createElement("span");
     big.className = "big-rank";
@@ -101,19 +107,46 @@ export function cardFace(card, { tag = "span", stands = null } = {}) {
   return el;
 }
 
-// Cards side by side, overlapping; wild cards take the ranks they stood for in order.
-export function cardRow(cards, { cls = "", stands = [] } = {}) {
+// Cards side by side, overlapping; wild cards take the ranks they stood for
+// in order. `from` marks the cards that came from the kitty (a multiset of
+// card texts, used up as they are matched).
+export function cardRow(cards, { cls = "", stands = [], from = null } = {}) {
   const row = document.createElement("span");
   row.className = `cards ${cls}`.trim();
+  const kitty = from ? [...from] : [];
   let wild = 0;
-  for (const c of cards) row.append(cardFace(c, { stands: c === "L" ? stands[wild++] || null : null }));
+  for (const c of cards) {
+    const face = cardFace(c, { stands: c === "L" ? stands[wild++] || null : null });
+    const k = kitty.indexOf(c);
+    if (k >= 0) { kitty.splice(k, 1); markKitty(face); }
+    row.append(face);
+  }
   return row;
 }
 
-export const playRow = (text, cls) => {
+// A card that joined the landlord's hand from the kitty.
+export function markKitty(face) {
+  face.classList.add("from-kitty");
+  face.title = `${face.title} · ${t("from-kitty")}`;
+}
+
+// A play's cards: `suited` (when known: the physical cards played) replaces
+// the rank-only text, keeping the reading's wild ranks.
+export const playRow = (text, cls, suited = null) => {
   const { cards, stands } = playOf(text);
-  return cardRow(cards, { cls, stands });
+  return cardRow(suited ? withSuits(cards, cardsOf(suited)) : cards, { cls, stands });
 };
+
+// A rank-only play's cards in its own order, each given the suit of a
+// physical card of that rank (jokers and wild cards stay as they are).
+export function withSuits(cards, physical) {
+  const left = [...physical];
+  return cards.map((c) => {
+    if (c.length > 1 || !"3456789TJQKA2".includes(c)) return c;
+    const k = left.findIndex((p) => p[0] === c && p.length > 1);
+    return k < 0 ? c : left.splice(k, 1)[0];
+  });
+}
 
 // Face-down cards: a fan of backs (at most `shown` of them) and the count.
 export function backs(count, shown = 8) {

@@ -1,5 +1,6 @@
-// The lobby: a new table (preset, bots, seats for people), the open tables
-// with their free seats, and a record file to replay.
+// The lobby: a new table (preset, bots, seats for people, the turn clock,
+// the bots' pace, the card counter), the tables in three lists (open: seats
+// to take; being played: to watch; finished), and a record file to replay.
 "use strict";
 
 import { api, currentTable, heldSeat, holdSeat } from "./net.js";
@@ -34,9 +35,20 @@ export function drawLobby() {
   drawTables();
 }
 
+// A table's list: the server's status when it sends one ("open", "playing",
+// "finished"), else open until its deal is over.
+const statusOf = (table) => table.status || (table.closed || table.phase === "over" ? "finished" : "open");
+
 function drawTables() {
-  $("open-tables").replaceChildren(...lobby.tables.map(tableRow));
-  $("no-tables").hidden = lobby.tables.length > 0;
+  const lists = { open: [], playing: [], finished: [] };
+  for (const table of lobby.tables) (lists[statusOf(table)] || lists.open).push(tableRow(table));
+  $("open-tables").replaceChildren(...lists.open);
+  $("playing-tables").replaceChildren(...lists.playing);
+  $("finished-tables").replaceChildren(...lists.finished);
+  $("no-tables").hidden = lists.open.length > 0;
+  for (const [name, id] of [["playing", "playing-tables"], ["finished", "finished-tables"]]) {
+    $(id).hidden = $(id).previousElementSibling.hidden = !lists[name].length;
+  }
 }
 
 // The open tables again (the form is left as it is, mid-choice or not).
@@ -64,7 +76,8 @@ function tableRow(table) {
   head.className = "table-head";
   head.append(Object.assign(document.createElement("b"), { textContent: t("preset", table.preset) }),
     ` · ${t("deal", { n: table.deal + 1 })} · ${t("phase", table.phase)} `,
-    Object.assign(document.createElement("a"), { href: `/t/${table.id}`, textContent: t("watch"), className: "watch" }));
+    // Watching opens the spectators' view, even in a browser holding a seat there.
+    Object.assign(document.createElement("a"), { href: `/t/${table.id}?watch`, textContent: t("watch"), className: "watch" }));
   const seats = document.createElement("div");
   seats.className = "lobby-seats";
   for (const s of table.seats) {
@@ -98,7 +111,12 @@ async function newTable(event) {
   const humans = new Set(Array.from({ length: people }, (_, k) => (seat + k) % n));
   const bots = {};
   for (let s = 0; s < n; s++) if (!humans.has(s)) bots[s] = $("bots").value;
-  const body = { preset: $("preset").value, bots };
+  const body = {
+    preset: $("preset").value, bots,
+    turn_seconds: Number($("clock-seconds").value),
+    bot_delay_ms: Number($("pace").value),
+    card_counter: $("counter-choice").checked,
+  };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const made = await api("POST", "/tables", { body });
   const others = Object.fromEntries(Object.entries(made.tokens).filter(([s]) => Number(s) !== seat));

@@ -4,16 +4,24 @@
 "use strict";
 
 import { cardsOf, playOf, rankText } from "./cards.js";
+import { announce } from "./effects.js";
 import { drawHand, moved } from "./hand.js";
+import { loadRuleWords } from "./rulewords.js";
 import { api, forgetSeat, heldSeat, newKey, subscribe } from "./net.js";
-import { $, draw } from "./render.js";
-import { liveScene } from "./scene.js";
+import { $, draw, tickClock } from "./render.js";
+import { isPlay, liveScene } from "./scene.js";
 import { actionWords, declareRoles, t } from "./words.js";
 
 export const live = {
   id: null, token: null, seat: null, view: null, bots: {}, rules: null, finalHands: null,
   selected: new Set(), focus: 0, hints: null, hintAt: -1, reading: null, feed: null,
+  fresh: 0, clock: null, passTimer: null, mine: {},
 };
+
+// A forced pass (nothing can beat the play) is sent by itself when the seat
+// asks for it (a toggle kept in this browser), after this pause so it is seen.
+const AUTO_PASS_MS = 600;
+export const autoPassOn = () => localStorage.getItem("ddz-auto-pass") === "on";
 
 const ranks = (cards) => cards.map((c) => c[0]).sort().join("");
 const legal = () => (live.view && live.view.observation.legal_actions) || [];
@@ -28,10 +36,10 @@ export function toast(text) {
 }
 
 // ---- opening and leaving ---------------------------------------------------------
-export async function openTable(tableId) {
+export async function openTable(tableId, { watch = false } = {}) {
   closeTable();
-  const held = heldSeat(tableId);
-  Object.assign(live, { id: tableId, token: held && held.token, seat: held ? held.seat : null, view: null, finalHands: null });
+  const held = watch ? null : heldSeat(tableId);
+  Object.assign(live, { id: tableId, token: held && held.token, seat: held ? held.seat : null, view: null, finalHands: null, mine: {} });
   document.body.dataset.page = "table";
   try {
     const [summary, rules, roles] = await Promise.all([api("GET", `/tables/${tableId}`),
@@ -39,6 +47,8 @@ export async function openTable(tableId) {
     declareRoles(summary.preset, roles);
     live.bots = Object.fromEntries(Object.entries(summary.bots).map(([s, k]) => [Number(s), k]));
     live.rules = rules;
+    live.room = summary.room || {};
+    await loadRuleWords().catch(() => null); // for the result's words on the stake
   } catch (e) {
     toast(t("error-prefix", { message: e.message }));
     return;
@@ -59,7 +69,26 @@ export function closeTable() {
 function show(view) {
   if (live.view && view.table === live.view.table && view.version < live.view.version) return; // an old push
   const fresh = !live.view || view.version !== live.view.version;
+  const before = live.view;
+  // The same view again (the reply and its push): nothing to draw, and the
+  // hand and buttons stay the elements a player may be pressing.
+  const room = (v) => JSON.stringify([v.table, v.closed, v.clock, v.autoplay, v.counter]);
+  if (!fresh && room(before) === room(view)) return;
   live.view = view;
+  if (fresh) {
+    // What happened since the last view: animated, announced, heard.
+    const same = before && before.table === view.table && before.deal === view.deal;
+    const was = same ? before.observation.history.length : view.observation.history.length;
+    live.fresh = Math.max(0, view.observation.history.length - was);
+    if (same) announce(before, view, live.seat);
+    // The clock's deadline on this machine's clock: the server's, unless the
+    // two clocks disagree by more than the turn itself (then from now).
+    const c = view.clock;
+    if (c) {
+      const local = Math.abs(c.deadline_ms - Date.now()) > c.seconds * 1000 + 2000 ? Date.now() + c.seconds * 1000 : c.deadline_ms;
+      live.clock = { ...c, local };
+    } else live.clock = null;
+  }
   if (fresh) {
     live.selected.clear();
     live.hints = null;
@@ -83,26 +112,42 @@ function show(view) {
 export function redraw() {
   if (!live.view) return;
   const final = live.finalHands && !live.finalHands.pending ? live.finalHands : null;
-  draw(liveScene(live.view, { bots: live.bots, rules: live.rules, finalHands: final }));
+  draw(liveScene(live.view, { bots: live.bots, rules: live.rules, finalHands: final, fresh: live.fresh, clock: live.clock,
+    mine: live.mine[live.view.deal] || {} }));
+  live.fresh = 0; // animate a play once, not again on a resize or a language change
   drawMyHand();
   drawControls();
   drawInvites();
 }
 
+// The clock counts down between pushes.
+setInterval(() => { for (const c of document.querySelectorAll(".clock[data-deadline]")) tickClock(c); }, 250);
+
 function drawMyHand() {
-  const mine = legal().length > 0 && live.view.observation.phase === "play";
-  drawHand($("hand"), live.view.observation.hand, mine ? { selected: live.selected, focus: live.focus, toggle, key } : null);
+  const o = live.view.observation;
+  const mine = legal().length > 0 && o.phase === "play";
+  // The kitty's cards are marked while the hand that took them is whole.
+  const kittySize = o.kitty ? cardsOf(o.kitty).length : 0;
+  const whole = live.rules && o.kitty && cardsOf(o.hand || "").length === live.rules.hand_size + kittySize;
+  drawHand($("hand"), o.hand, mine ? { selected: live.selected, focus: live.focus, toggle, range, key } : null, whole ? o.kitty : null);
 }
 
 function toggle(i) {
-  if (live.selected.has(i)) live.selected.delete(i);
-  else live.selected.add(i);
-  live.focus = i;
+  range(i, i, !live.selected.has(i));
+  focusCard();
+}
+
+// Cards from..to (either order) selected (`on`) or not, as a drag leaves them.
+function range(from, to, on) {
+  for (let i = Math.min(from, to); i <= Math.max(from, to); i++) {
+    if (on) live.selected.add(i);
+    else live.selected.delete(i);
+  }
+  live.focus = to;
   live.reading = null;
   $("choices").replaceChildren();
   drawMyHand();
   drawControls();
-  focusCard();
 }
 
 function focusCard() {
@@ -134,16 +179,73 @@ function drawControls() {
   const mine = legal();
   const playing = o.phase === "play" && mine.length > 0;
   const over = o.phase === "over";
+  // Nothing can beat the play: the pass is the only choice, said so at once.
+  const forced = playing && mine.every((a) => a === "pass");
   const decisions = playing ? mine.filter((a) => a === "pass") : mine;
-  $("decisions").replaceChildren(...decisions.map((a) => button(actionWords(a, o.phase), a, () => act(a))));
-  $("hint").hidden = $("play").hidden = $("clear").hidden = !playing;
+  // The same buttons stay (a push of the same view must not swap them under a click).
+  const label = (a) => (forced ? t("cant-beat") : actionWords(a, o.phase));
+  const key = JSON.stringify([live.view.version, decisions.map(label)]);
+  if ($("decisions").dataset.key !== key) {
+    $("decisions").dataset.key = key;
+    $("decisions").replaceChildren(...decisions.map((a) => {
+      const b = button(label(a), a, () => act(a));
+      if (forced) b.classList.add("main", "forced");
+      return b;
+    }));
+  }
+  $("hint").hidden = $("play").hidden = $("clear").hidden = !playing || forced;
+  if ((live.room || {}).hints === "off") $("hint").hidden = true;
   $("play").disabled = !playing || options().length === 0;
   $("hint").disabled = !playing || mine.every((a) => a === "pass");
   $("next").hidden = !over || live.seat === null || live.view.closed;
   const link = $("replay-link");
   link.hidden = !over;
   link.href = `/replay/${live.view.table}/${live.view.deal}`;
-  $("waiting").textContent = !over && !mine.length ? t("turn-of", { name: o.to_act === live.seat ? t("you") : t("seat", { n: o.to_act + 1 }) }) : "";
+  const waitingFor = o.to_act === live.seat ? t("you") : t("seat", { n: o.to_act + 1 });
+  $("waiting").textContent = !over && !mine.length ? t("turn-of", { name: waitingFor }) : "";
+  $("why").textContent = playing && !forced ? whyNot() : "";
+  drawSeatTools(over);
+  clearTimeout(live.passTimer);
+  if (forced && autoPassOn()) {
+    const version = live.view.version;
+    live.passTimer = setTimeout(() => { if (live.view.version === version) act("pass"); }, AUTO_PASS_MS);
+  }
+}
+
+// The seat's own switches: 托管 (the server's) and the forced pass (this browser's).
+function drawSeatTools(over) {
+  const seated = live.seat !== null && !over && !live.view.closed;
+  const auto = $("autoplay");
+  const known = Array.isArray(live.view.autoplay);
+  auto.hidden = !seated || !known;
+  const on = known && live.view.autoplay.includes(live.seat);
+  auto.setAttribute("aria-pressed", String(on));
+  auto.textContent = on ? t("autoplay-cancel") : t("autoplay");
+  auto.title = t("autoplay-help");
+  const pass = $("auto-pass");
+  pass.hidden = !seated;
+  pass.setAttribute("aria-pressed", String(autoPassOn()));
+}
+
+async function setAutoplay() {
+  const on = live.view.autoplay && live.view.autoplay.includes(live.seat);
+  try {
+    const got = await api("POST", `/tables/${live.id}/autoplay`, { body: { on: !on }, token: live.token });
+    if (got && got.observation) show(got);
+  } catch (e) { toast(t("error-prefix", { message: e.message })); }
+}
+
+// Why the selected cards cannot be played now, in words ("" when they can,
+// or when nothing is selected).
+function whyNot() {
+  if (!live.selected.size || options().length) return "";
+  const cards = handCards();
+  const picked = [...live.selected].sort((a, b) => a - b).map((i) => rankText(cards[i][0])).join(" ");
+  const o = live.view.observation;
+  if (!o.to_beat) return t("why-not-kind", { cards: picked });
+  const beat = playOf(o.to_beat).cards.map((c) => rankText(c[0])).join(" ");
+  const sameSize = cardsOf(o.to_beat.split("=")[0]).length === live.selected.size;
+  return t(sameSize ? "why-not-beat" : "why-not-kind-follow", { cards: picked, beat });
 }
 
 // The legal plays the selected cards make: [label, action, extra] for each reading.
@@ -174,7 +276,7 @@ function options() {
 function play() {
   if (!live.selected.size) { toast(t("pick-cards")); return; }
   const found = options();
-  if (!found.length) { toast(t("not-legal")); return; }
+  if (!found.length) { toast(whyNot() || t("not-legal")); return; }
   if (found.length === 1) { act(found[0][1], found[0][2]); return; }
   const choices = $("choices");
   choices.replaceChildren(...found.map(([text, action, extra]) => button(text, action, () => act(action, extra), "choice")));
@@ -219,8 +321,18 @@ function clear() {
 
 async function act(action, extra = {}) {
   toast("");
+  // The physical cards of this seat's own play, to draw its suits (the
+  // history the server sends holds ranks only): {deal: {history index: cards}}.
+  const picked = [...live.selected].sort((a, b) => a - b).map((i) => handCards()[i]).join("");
+  const at = live.view.observation.history.length;
+  const deal = live.view.deal;
   try {
-    show(await api("POST", `/tables/${live.id}/actions`, { body: { action, key: newKey(), ...extra }, token: live.token }));
+    const view = await api("POST", `/tables/${live.id}/actions`, { body: { action, key: newKey(), ...extra }, token: live.token });
+    const entry = view.observation.history[at];
+    const kept = picked && isPlay(action) && entry && entry[0] === live.seat && entry[1] === action;
+    if (kept) live.mine[deal] = { ...(live.mine[deal] || {}), [at]: picked };
+    show(view);
+    if (kept && live.view.version === view.version) redraw(); // its push may have come first
   } catch (e) {
     toast(t("error-prefix", { message: e.message }));
   }
@@ -273,6 +385,11 @@ async function offerSeat(seat, token, b) {
 }
 
 export function bindTable() {
+  $("autoplay").onclick = setAutoplay;
+  $("auto-pass").onclick = () => {
+    localStorage.setItem("ddz-auto-pass", autoPassOn() ? "off" : "on");
+    if (live.view) drawControls();
+  };
   $("play").onclick = play;
   $("hint").onclick = hint;
   $("clear").onclick = clear;

@@ -3,13 +3,15 @@
 // POST /replays): the page only draws them.
 "use strict";
 
+import { banner, moment } from "./effects.js";
 import { drawHand } from "./hand.js";
 import { api } from "./net.js";
+import { loadRuleWords } from "./rulewords.js";
 import { $, draw } from "./render.js";
 import { replayScene } from "./scene.js";
 import { declareRoles, t } from "./words.js";
 
-export const rep = { data: null, at: 0, bottom: 0, bots: {}, timer: null };
+export const rep = { data: null, at: 0, bottom: 0, bots: {}, timer: null, rules: null, fresh: 0 };
 
 // source: {table, deal} | {local: key} | {record: text}
 export async function openReplay(source) {
@@ -22,9 +24,15 @@ export async function openReplay(source) {
     data = await api("GET", `/tables/${source.table}/replay?deal=${source.deal}`);
     const summary = await api("GET", `/tables/${source.table}`).catch(() => null);
     rep.bots = summary ? Object.fromEntries(Object.entries(summary.bots).map(([s, k]) => [Number(s), k])) : {};
+    rep.rules = await api("GET", `/tables/${source.table}/rules`).catch(() => null);
   }
-  if (source.table === undefined) rep.bots = {};
+  if (source.table === undefined) {
+    rep.bots = {};
+    rep.rules = null;
+    try { rep.rules = source.record !== undefined ? JSON.parse(source.record).rules || null : null; } catch (e) { rep.rules = null; }
+  }
   declareRoles(data.preset, data.roles);
+  await loadRuleWords().catch(() => null);
   Object.assign(rep, { data, at: 0, bottom: 0 });
   const slider = $("slider");
   slider.min = 0;
@@ -38,9 +46,11 @@ export function redrawReplay() {
   const n = rep.data.frames.length - 1;
   $("view-from").replaceChildren(...Array.from({ length: rep.data.players }, (_, s) => new Option(t("seat", { n: s + 1 }), String(s))));
   $("view-from").value = String(rep.bottom);
-  const scene = replayScene(rep.data, rep.at, rep.bottom, rep.bots);
+  const scene = replayScene(rep.data, rep.at, rep.bottom, rep.bots, rep.fresh);
+  scene.rules = rep.rules;
+  rep.fresh = 0;
   draw(scene);
-  drawHand($("hand"), scene.hand, null);
+  drawHand($("hand"), scene.hand, null, null, { compact: true });
   $("slider").value = rep.at;
   $("step").textContent = t("step-of", { i: rep.at, n });
   const frame = rep.data.frames[rep.at];
@@ -50,7 +60,14 @@ export function redrawReplay() {
 }
 
 function go(i) {
-  rep.at = Math.max(0, Math.min(rep.data.frames.length - 1, i));
+  const to = Math.max(0, Math.min(rep.data.frames.length - 1, i));
+  // One step forward is a play happening: animated and announced as at a table.
+  rep.fresh = to === rep.at + 1 ? 1 : 0;
+  if (rep.fresh) {
+    const kind = moment(rep.data.frames[to].action[1]);
+    if (kind) banner(kind);
+  }
+  rep.at = to;
   redrawReplay();
 }
 

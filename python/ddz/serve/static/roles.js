@@ -5,7 +5,7 @@
 "use strict";
 
 import { cardFace, cardRow, cardsOf } from "./cards.js";
-import { label, roleSchema, t } from "./words.js";
+import { label, roleHelp, roleSchema, t } from "./words.js";
 
 // The fields every observation has; every other field is a role.
 export const COMMON_FIELDS = new Set(["seat", "preset", "phase", "to_act", "hand", "hand_sizes",
@@ -22,14 +22,21 @@ function sentence(...parts) {
   return p;
 }
 
+// A sentence with the role's tooltip (what it means), marked as having one.
+function told(key, schema, p) {
+  const help = roleHelp(key, schema.doc);
+  if (help) { p.title = help; p.classList.add("has-help"); }
+  return p;
+}
+
 // {badges: [[...], ...] per seat, facts: [<p>...]} for `fields` (an
 // observation, with the result's fields merged in once it is over) as seat
 // `me` (null: a spectator) knows them; `nameOf(seat)` names a seat.
 export function readRoles(preset, fields, players, me, nameOf) {
   const badges = Array.from({ length: players }, () => []);
   const facts = [];
-  const badge = (seat, key, text, card, tone = key) => {
-    if (Number.isInteger(seat) && seat >= 0 && seat < players) badges[seat].push({ key, text, card, tone });
+  const badge = (seat, key, text, card, tone = key, help = "") => {
+    if (Number.isInteger(seat) && seat >= 0 && seat < players) badges[seat].push({ key, text, card, tone, help });
   };
   for (const key of roleKeys(fields)) {
     const value = fields[key];
@@ -37,16 +44,18 @@ export function readRoles(preset, fields, players, me, nameOf) {
     if (value === null || value === undefined) continue;
     if (!schema) { console.warn("ddz: no schema for role", key); continue; }
     const name = schema.label ? label(schema.label) : "";
+    const fact = (...parts) => facts.push(told(key, schema, sentence(...parts)));
+    const help = roleHelp(key, schema.doc);
     switch (schema.type) {
       case "seat":
-        badge(value, key, name);
+        badge(value, key, name, null, key, help);
         if (schema.others) for (let s = 0; s < players; s++) if (s !== value) badge(s, `${key}:others`, label(schema.others), null, "farmer");
         break;
       case "seats":
-        for (const s of value) badge(s, key, name);
+        for (const s of value) badge(s, key, name, null, key, help);
         break;
       case "seat_card":
-        badge(value.seat, key, name, value.card);
+        badge(value.seat, key, name, value.card, key, help);
         break;
       case "sides":
         for (const [side, seats] of Object.entries(value)) for (const s of seats) badge(s, key, label(schema.values[side]), null, `${key}-${side}`);
@@ -58,7 +67,8 @@ export function readRoles(preset, fields, players, me, nameOf) {
         break;
       }
       case "count":
-        facts.push(sentence(t("role-of", { label: name, value: String(value) })));
+        if (value === 0 && schema.hideZero) break; // "Bid: 0" before anyone bids says nothing
+        fact(t("role-of", { label: name, value: String(value) }));
         break;
       case "flag": {
         const words = value ? schema.yes || schema.label : schema.no;
@@ -66,7 +76,7 @@ export function readRoles(preset, fields, players, me, nameOf) {
         break;
       }
       case "card":
-        facts.push(sentence(t("role-of", { label: name, value: "" }), cardFace(value)));
+        fact(t("role-of", { label: name, value: "" }), cardFace(value));
         break;
       case "cards":
         facts.push(sentence(t("role-of", { label: name, value: "" }), cardRow(cardsOf(value), { cls: "mini" })));
@@ -108,10 +118,11 @@ const tidy = (preset) => (list) => {
   });
 };
 
-export function badgeEl({ text, card, tone }) {
+export function badgeEl({ text, card, tone, help }) {
   const b = document.createElement("span");
   b.className = `badge ${tone.replace(/[^a-z]+/g, "-")}`;
   b.textContent = text;
+  if (help) b.title = help;
   if (card) b.append(cardFace(card));
   return b;
 }

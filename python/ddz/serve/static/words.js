@@ -30,6 +30,8 @@ const L = (en, zh) => ({ en, zh });
 
 export const ROLES = {
   landlord: { others: L("Farmer", "农民") },
+  bid: { hideZero: true },
+  base: { hideZero: true },
   open_landlord: { sub: ["landlords"] },
   hidden_landlord: { sub: ["landlords"] },
   main_landlord: { sub: ["landlords"] },
@@ -148,6 +150,7 @@ const KINDS = {
 
 const BOTS = {
   greedy: L("Greedy bot", "贪心电脑"), random: L("Random bot", "随机电脑"), search: L("Search bot", "搜索电脑"),
+  rule: L("Rule bot", "规则电脑"),
 };
 
 // The page's own words. `{name}` is filled by t(key, {name: ...}).
@@ -163,8 +166,18 @@ const UI = {
   "people-seats": L("Seats for people", "真人座位数"),
   seed: L("Seed (optional)", "种子（可选）"),
   "seed-hint": L("random", "随机"),
-  "open-tables": L("Open tables", "进行中的牌桌"),
-  "no-tables": L("No open table yet.", "还没有牌桌。"),
+  "open-tables": L("Open tables: seats to take", "等待入座的牌桌"),
+  "playing-tables": L("Being played", "正在进行"),
+  "finished-tables": L("Finished", "已结束"),
+  "no-tables": L("No open table yet.", "还没有等待入座的牌桌。"),
+  "clock-choice": L("Turn clock", "出牌时限"),
+  "clock-off": L("off", "不限时"),
+  pace: L("Bots' pace", "电脑出牌速度"),
+  "pace-instant": L("instant", "立即"),
+  "pace-fast": L("fast", "快"),
+  "pace-normal": L("normal", "正常"),
+  "pace-slow": L("slow", "慢"),
+  "counter-choice": L("Card counter", "记牌器"),
   watch: L("Watch", "观战"),
   take: L("Take this seat", "入座"),
   "seat-free": L("free", "空位"),
@@ -212,6 +225,39 @@ const UI = {
   "you-win": L("You win", "你赢了"),
   "you-lose": L("You lose", "你输了"),
   "winners-are": L("{names} win", "{names}获胜"),
+  "winner-is": L("{names} wins", "{names}获胜"),
+  "stake-was": L("Stake ×{n}:", "倍数×{n}："),
+  "to-act": L("to act", "出牌中"),
+  "autoplay-on": L("Auto", "托管"),
+  autoplay: L("Auto-play", "托管"),
+  "autoplay-help": L("Let the seat's bot play for you until you turn it off (or act)", "让电脑替你出牌，直到你取消（或自己出牌）"),
+  "autoplay-cancel": L("Cancel auto-play", "取消托管"),
+  "clock-help": L("Seconds left for this turn ({n} s a turn); when they run out the server acts for the seat", "本回合剩余秒数（每回合{n}秒）；超时由服务器代为出牌"),
+  "one-left": L("1 card left!", "报单"),
+  "two-left": L("2 cards left!", "报双"),
+  counter: L("Cards out", "记牌器"),
+  "counter-toggle": L("Counter", "记牌器"),
+  "counter-help": L("For each rank, the copies neither in your hand nor played yet", "每个点数还在别人手里（既不在你手里、也还没出）的张数"),
+  "small-joker-short": L("Jkr", "小王"),
+  "big-joker-short": L("JKR", "大王"),
+  sound: L("Sound", "音效"),
+  "sound-help": L("Sound effects made in the page (off by default)", "页面生成的音效（默认关闭）"),
+  "cant-beat": L("Can't beat: pass", "要不起"),
+  "auto-pass": L("Auto-pass", "自动要不起"),
+  "auto-pass-help": L("Pass at once when nothing in your hand can beat the play", "手里没有能压过的牌时自动不出"),
+  "why-not-kind": L("Not a play: {cards} is no kind of play in this game", "不能出：{cards}不是本玩法的牌型"),
+  "why-not-beat": L("{cards} does not beat {beat}: play the same kind, higher, or a bomb", "{cards}压不过{beat}：要出同样牌型的更大的牌，或炸弹"),
+  "why-not-kind-follow": L("{cards} is not the kind of {beat} (nor a bomb)", "{cards}和{beat}牌型不同（也不是炸弹）"),
+  rules: L("Rules", "规则"),
+  "no-rules": L("This record does not say its rules.", "这份记录没有写明规则。"),
+  "banner-bomb": L("Bomb!", "炸弹！"),
+  "banner-rocket": L("Rocket!", "王炸！"),
+  "banner-king-bomb": L("King bomb!", "王炸！"),
+  "banner-plane": L("Plane!", "飞机！"),
+  "banner-spring": L("Spring!", "春天！"),
+  "banner-anti-spring": L("Anti-spring!", "反春！"),
+  "banner-straight": L("Straight!", "顺子！"),
+  "banner-pair-straight": L("Pairs in a row!", "连对！"),
   "this-deal": L("This deal", "本局"),
   total: L("Running total", "累计"),
   events: L("Stake", "倍数"),
@@ -231,6 +277,9 @@ const UI = {
   "keys-help": L("Keys: arrows move, Space selects, Enter plays, H hints, Esc clears", "键盘：方向键移动，空格选牌，回车出牌，H提示，Esc重选"),
   "small-joker": L("Small joker", "小王"),
   "big-joker": L("Big joker", "大王"),
+  "small-joker-mark": L("JOKER", "小王"),
+  "big-joker-mark": L("JOKER", "大王"),
+  "from-kitty": L("from the kitty", "底牌"),
   wild: L("Wild card", "癞子"),
   "wild-mark": L("W", "癞"),
   "stands-for": L("wild card as {rank}", "癞子当{rank}"),
@@ -240,6 +289,7 @@ const UI = {
   "grab-by": L("{name} {label} {cards}", "{name}{label}{cards}"),
   "win-by": L("{name} {label}: {reason}", "{name}{label}：{reason}"),
   "error-prefix": L("Refused: {message}", "被拒绝：{message}"),
+  "role-tip-fallback": L("{doc}", "{doc}"),
 };
 
 const GROUPS = { ui: UI, preset: PRESETS, phase: PHASES, action: ACTIONS, event: EVENTS, kind: KINDS, bot: BOTS, win: WIN_REASONS };
@@ -297,6 +347,48 @@ export function eventWords([name, effect]) {
   return `${groupWord("event", name)} ${how}`;
 }
 
+// What each part of the stake is, for its tooltip.
+const EVENT_HELP = {
+  bid: L("The landlord's bid sets the base of the stake", "地主叫的分是倍数的基础"),
+  "forced-bid": L("Nobody bid, so the seat that had to take the deal did", "无人叫分，按规则强制叫分"),
+  base: L("The base of the stake, from the auction", "叫抢之后的底分"),
+  level: L("Level points: the points one ordinary player stakes before the base (five players, three decks)", "等级分：每位普通玩家在底分之前的分值（新五人）"),
+  bomb: L("Each bomb doubles the stake", "每个炸弹使倍数翻倍"),
+  rocket: L("The rocket (both jokers) doubles the stake", "王炸使倍数翻倍"),
+  "king-bomb": L("A bomb of jokers doubles the stake", "王炸使倍数翻倍"),
+  double: L("A seat chose to double", "有人加倍"),
+  show: L("A hand was shown face up", "有人明牌"),
+  spring: L("Spring: the losing side never played a card", "春天：输的一方一张牌也没出"),
+  "anti-spring": L("Anti-spring: the landlord made only the first play", "反春：地主只出了第一手牌"),
+  kick: L("A farmer kicked: the stake doubles", "农民踢，倍数翻倍"),
+  "counter-kick": L("The landlord kicked back", "地主回踢"),
+  reveal: L("The partnership was revealed", "亮明搭档"),
+  "open-solo": L("The landlord plays alone, openly", "明独"),
+};
+export function eventHelp(name) {
+  if (EVENT_HELP[name]) return pick(EVENT_HELP[name]);
+  if (/^bomb-\d+$/.test(name)) return pick(EVENT_HELP.bomb);
+  if (/jokers|sky-king/.test(name)) return pick(EVENT_HELP["king-bomb"]);
+  return groupWord("event", name);
+}
+
+// Tooltips for the roles a player may not know, in both languages; the
+// engine's own description for the others, in English only.
+const ROLE_HELP = {
+  marked: L("The marked card: its holder's role follows from it (see Rules)", "标记牌：持有者的身份由它决定（见规则）"),
+  called: L("The card the main landlord named: whoever holds the other copy is the deputy, secretly until it is played", "正地主叫的牌：持有另一张的人是副地主，出牌前不公开"),
+  public_mark: L("The public mark: its holder is a landlord, known to all", "明牌：持有者是地主，人人皆知"),
+  secret_mark: L("The secret mark: its holder is the other landlord, known only at the end", "暗牌：持有者是另一位地主，结束时才公开"),
+  dead_card: L("A marked card held by a farmer: it marks no one", "死牌：被农民拿到的标记牌，不算数"),
+  bid: L("The highest bid so far: the stake's base", "目前最高叫分：倍数的基础"),
+  base: L("The base of the stake", "底分"),
+  hidden_count: L("How many hidden landlords this deal has", "本局暗地主人数"),
+};
+export function roleHelp(key, doc) {
+  if (ROLE_HELP[key]) return pick(ROLE_HELP[key]);
+  return lang === "en" ? doc || "" : ""; // the engine's descriptions are English only
+}
+
 // The schema of a role key in a preset (undefined when unknown).
 // The engine's declarations, by preset: {key: {type, label: {en, zh}}}.
 const DECLARED = {};
@@ -304,7 +396,7 @@ const DECLARED = {};
 // Take in a table's roles as the engine declares them (a list of
 // `Rules.roles()` entries).
 export function declareRoles(preset, roles) {
-  DECLARED[preset] = Object.fromEntries(roles.map((r) => [r.key, { type: r.type, label: capital(r.label) }]));
+  DECLARED[preset] = Object.fromEntries(roles.map((r) => [r.key, { type: r.type, label: capital(r.label), doc: r.doc }]));
 }
 
 const capital = (pair) => ({ en: pair.en.charAt(0).toUpperCase() + pair.en.slice(1), zh: pair.zh });

@@ -344,7 +344,6 @@ impl Run {
     }
 }
 
-#[cfg(test)]
-mod rule_agent;
+pub mod rule_agent;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
-//! A port of RLCard 1.2.0's `DouDizhuRuleAgentV1` (classic) for quick
-//! strength runs in Rust (`duel_figures`). The figures docs/bots.md gives
-//! come from RLCard's own agent (benches/bench_strength.py); this copy only
-//! speeds up trying ideas. Its quirks are kept: the lead is the first
+//! A port of RLCard 1.2.0's `DouDizhuRuleAgentV1` (classic): the built-in
+//! policy "rule" (`Policy::Rule`) and the search's quick strength runs
+//! (`duel_figures`). benches/rule_port.py checks it against RLCard's own
+//! agent action for action. Its quirks are kept: the lead is the first
 //! group of its greedy decomposition that holds the lowest card (bombs,
 //! trios, chains, pairs, singles), its "pair chain" is the chain's ranks
 //! once, and the follower it protects is read from the last entry of the
@@ -23,7 +23,12 @@ pub fn choose(table: &Table, landlord: usize, rng: &mut Rng) -> usize {
         let want = lead(&t.hands()[seat].counts);
         return plays.iter().position(|m| m.cards == want).unwrap_or(0);
     };
-    let (by, _) = history[history.len() - 1];
+    // The trace's last entry; a table that keeps no record has no history,
+    // and then the seat of the play to beat stands in.
+    let by = match history.last() {
+        Some(&(by, _)) => by,
+        None => t.tricks().last_seat.unwrap_or(seat),
+    };
     let same = |m: &Move| m.same_shape(&last);
     let smallest = plays
         .iter()

@@ -87,6 +87,8 @@ pub(super) struct Env {
     pub obs_pending: bool,
     /// The result of the env's one deal (`Dealing::Once`).
     pub finished: Option<Outcome>,
+    /// The play as DouZero's features read it (`Options::douzero`).
+    pub dz: Option<super::douzero::Log>,
 }
 
 impl Env {
@@ -111,6 +113,7 @@ impl Env {
             masked: Vec::new(),
             obs_pending: false,
             finished: None,
+            dz: None,
         }
     }
 
@@ -132,6 +135,9 @@ impl Env {
         self.turns = 0;
         self.bombs = 0;
         self.log.clear();
+        if let Some(dz) = self.dz.as_mut() {
+            dz.clear();
+        }
         let players = self.table.rules().players as usize;
         self.rngs = ctx.seats.generators(self.seed, self.episode, players);
     }
@@ -198,6 +204,9 @@ impl Env {
             }
             let leading = self.table.core().tricks().leading();
             self.log.record(seat, &action, leading);
+            if let Some(dz) = self.dz.as_mut() {
+                dz.record(seat, &action);
+            }
         }
     }
 
@@ -301,15 +310,18 @@ impl Env {
             match ctx.reward_for {
                 RewardFor::Seat => {
                     for (s, r) in out.reward.iter_mut().enumerate() {
-                        *r = seat_reward(ctx.reward, result, s);
+                        *r = seat_reward(ctx.reward, result, s, self.bombs);
                     }
                 }
-                RewardFor::Acting => out.reward[0] = seat_reward(ctx.reward, result, self.acting),
+                RewardFor::Acting => {
+                    out.reward[0] = seat_reward(ctx.reward, result, self.acting, self.bombs)
+                }
             }
             out.final_multiplier[0] = result.multiplier;
             out.length[0] = self.decisions;
             out.episode[0] = self.episode as i64;
             out.landlord[0] = self.table.report().landlord() as i8;
+            out.bombs[0] = self.bombs as i32;
             self.write_final(ctx, fin);
         }
         self.next_deal(ctx)
@@ -359,12 +371,25 @@ impl Env {
     }
 }
 
-/// What a finished deal pays `seat`: its score, or its side's ±1 split
-/// among the side's seats (winners share +1, losers -1: a deal sums to 0).
-fn seat_reward(reward: Reward, result: &Settlement, seat: usize) -> f32 {
+/// What a finished deal pays `seat` (`Reward`): its score; ±1 as its side
+/// won or lost; that ±1 split among the side's seats (a deal sums to 0);
+/// or ±2^bombs as its side won or lost.
+fn seat_reward(reward: Reward, result: &Settlement, seat: usize, bombs: u32) -> f32 {
+    let sign = || {
+        let (won, n) = (result.winners.len(), result.scores.len());
+        match (won, result.winners.contains(&seat)) {
+            (0, _) => 0.0,
+            _ if won == n => 0.0,
+            (_, true) => 1.0,
+            (_, false) => -1.0,
+        }
+    };
     match reward {
         Reward::Score => result.scores[seat] as f32,
-        Reward::WinLoss => {
+        Reward::WinLoss => sign(),
+        // 2^bombs, capped where f32 stays exact (no deal plays 64 bombs).
+        Reward::Adp => sign() * (2f32).powi(bombs.min(63) as i32),
+        Reward::WinSplit => {
             let won = result.winners.len();
             let lost = result.scores.len() - won;
             match (result.winners.contains(&seat), won, lost) {

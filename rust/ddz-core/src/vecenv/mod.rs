@@ -16,6 +16,7 @@
 //! first pass and `finish`. One env's stepping is [`env`]'s.
 
 pub mod arrays;
+pub mod douzero;
 mod env;
 pub mod ids;
 pub mod kinds;
@@ -76,9 +77,15 @@ pub const MAX_HISTORY: usize = 256;
 pub enum Reward {
     /// The seat's score by the preset's scoring.
     Score,
+    /// +1 to every seat of the winning side, -1 to every seat of the
+    /// losing side (DouZero's "wp" objective, per seat).
+    WinLoss,
     /// The winners share +1 and the losers -1 (each side's seats split
     /// its ±1 evenly), so every deal sums to 0.
-    WinLoss,
+    WinSplit,
+    /// ±2^bombs to every seat of the winning / losing side, `bombs` the
+    /// bombs (rockets included) played in the deal: DouZero's "adp".
+    Adp,
 }
 
 /// Whose reward a step returns.
@@ -107,6 +114,9 @@ pub struct Options {
     pub mask: bool,
     /// Write the acting seat's view of a deal as it ends or is cut.
     pub final_obs: bool,
+    /// Write DouZero's features of the seat to act (`douzero`; one-landlord
+    /// rule sets).
+    pub douzero: bool,
 }
 
 impl Default for Options {
@@ -121,6 +131,7 @@ impl Default for Options {
             ids: None,
             mask: false,
             final_obs: false,
+            douzero: false,
         }
     }
 }
@@ -135,6 +146,7 @@ per_env!(Outcome, OutcomeRow, |d| {
     length: i32 = [],
     episode: i64 = [],
     landlord: i8 = [],
+    bombs: i32 = [],
 });
 
 /// The legal actions of every env in CSR form: env `i`'s are rows
@@ -229,6 +241,7 @@ fn clear(out: &mut OutcomeRow<'_>) {
     out.length[0] = 0;
     out.episode[0] = 0;
     out.landlord[0] = -1;
+    out.bombs[0] = 0;
 }
 
 /// What a pass over the envs does to each.
@@ -276,6 +289,21 @@ pub struct VecEnv {
     side_mask: Vec<bool>,
     /// Answers of an `answer` call, by env (scratch).
     answers: Vec<usize>,
+    /// DouZero's features (`Options::douzero`): the layout, and per env the
+    /// context row, `z` and the position.
+    dz: Option<DouZero>,
+}
+
+/// DouZero's features of every env's seat to act.
+#[derive(Clone, Debug)]
+pub struct DouZero {
+    pub layout: douzero::Layout,
+    /// `[N, layout.width]`.
+    pub context: Vec<i8>,
+    /// `[N, HISTORY, layout.features]`.
+    pub history: Vec<i8>,
+    /// `[N]`: 0 the landlord, then the seats after it; -1 outside the play.
+    pub position: Vec<i8>,
 }
 
 impl VecEnv {
@@ -339,7 +367,22 @@ impl VecEnv {
             },
         };
         let ids = options.ids.as_ref().map_or(0, |t| t.len());
-        let env = Env::new(probe, seed, options.history);
+        let dz = match options.douzero {
+            true => {
+                let layout = douzero::Layout::new(engine.rules()).map_err(SetupError)?;
+                Some(DouZero {
+                    context: vec![0; num_envs * layout.width],
+                    history: vec![0; num_envs * douzero::HISTORY * layout.features],
+                    position: vec![-1; num_envs],
+                    layout,
+                })
+            }
+            false => None,
+        };
+        let mut env = Env::new(probe, seed, options.history);
+        if dz.is_some() {
+            env.dz = Some(douzero::Log::new(players));
+        }
         Ok(VecEnv {
             envs: vec![env; num_envs],
             engine,
@@ -365,6 +408,7 @@ impl VecEnv {
             side_legal: Legal::default(),
             side_mask: Vec::new(),
             answers: vec![usize::MAX; num_envs],
+            dz,
         }
         .with_buffers(ids))
     }
@@ -594,7 +638,57 @@ impl VecEnv {
         if self.options.mask {
             self.update_mask(parallel);
         }
+        if self.dz.is_some() {
+            self.write_douzero(parallel);
+        }
         Ok(total)
+    }
+
+    /// DouZero's features of each env waiting for a learner (zeros, and
+    /// position -1, for the others).
+    fn write_douzero(&mut self, parallel: bool) {
+        let Some(dz) = self.dz.as_mut() else {
+            return;
+        };
+        let layout = &dz.layout;
+        let (w, zw) = (layout.width, douzero::HISTORY * layout.features);
+        type Rows<'a> = (((&'a mut [i8], &'a mut [i8]), &'a mut i8), &'a Env);
+        let write = |(((ctx, z), pos), env): Rows<'_>| {
+            *pos = match (&env.dz, env.wait) {
+                (Some(log), Wait::Learner) if !env.table.is_over() => {
+                    let seat = env.table.to_act();
+                    douzero::write(layout, &env.table, seat, log, env.bombs, ctx, z)
+                }
+                _ => {
+                    ctx.fill(0);
+                    z.fill(0);
+                    -1
+                }
+            };
+        };
+        let (ctx, hist, pos) = (&mut dz.context, &mut dz.history, &mut dz.position);
+        let envs = &self.envs;
+        match parallel {
+            true => on_pool(self.options.threads, || {
+                ctx.par_chunks_mut(w)
+                    .zip(hist.par_chunks_mut(zw))
+                    .zip(pos.par_iter_mut())
+                    .zip(envs.par_iter())
+                    .with_min_len(MIN_ENVS)
+                    .for_each(write)
+            }),
+            false => ctx
+                .chunks_mut(w)
+                .zip(hist.chunks_mut(zw))
+                .zip(pos.iter_mut())
+                .zip(envs.iter())
+                .for_each(write),
+        }
+    }
+
+    /// DouZero's features of the last step (`Options::douzero`).
+    pub fn douzero(&self) -> Option<&DouZero> {
+        self.dz.as_ref()
     }
 
     /// Each env's row of the mask to its legal ids: the ids set before
@@ -714,17 +808,21 @@ impl VecEnv {
             ids: ids.as_deref(),
         };
         let roles = &self.roles;
+        // A seat that searches costs milliseconds a decision: one env per
+        // task, and a pool at any batch size, so that every thread works.
+        let searching = self.seats.searches();
+        let per_task = if searching { 1 } else { MIN_ENVS };
         let mut obs = std::mem::take(&mut self.obs);
         let mut outcome = std::mem::take(&mut self.outcome);
         let mut fin = self.final_obs.take();
         {
             let mut obs_all = obs.all();
             let mut out_all = outcome.all();
-            let obs_blocks = obs_all.blocks(&dims, MIN_ENVS);
-            let out_blocks = out_all.blocks(&dims, MIN_ENVS);
+            let obs_blocks = obs_all.blocks(&dims, per_task);
+            let out_blocks = out_all.blocks(&dims, per_task);
             let mut fin_all = fin.as_mut().map(Obs::all);
             let fin_blocks: Vec<Option<ObsRow<'_>>> = match fin_all.as_mut() {
-                Some(f) => f.blocks(&dims, MIN_ENVS).into_iter().map(Some).collect(),
+                Some(f) => f.blocks(&dims, per_task).into_iter().map(Some).collect(),
                 None => (0..obs_blocks.len()).map(|_| None).collect(),
             };
             let block = |b: usize,
@@ -734,7 +832,7 @@ impl VecEnv {
                          mut f: Option<ObsRow<'_>>,
                          counts: &mut [usize]| {
                 for (k, env) in envs.iter_mut().enumerate() {
-                    let i = b * MIN_ENVS + k;
+                    let i = b * per_task + k;
                     let mut out = r.env(k, &dims);
                     let mut fin_row = f.as_mut().map(|f| f.env(k, &dims));
                     let moved = match job {
@@ -772,22 +870,22 @@ impl VecEnv {
             };
             let envs = &mut self.envs;
             let counts = &mut self.counts;
-            if serial(envs.len(), self.options.threads) {
+            if !searching && serial(envs.len(), self.options.threads) {
                 // No pool to wake: for a few envs that costs more than the work.
-                envs.chunks_mut(MIN_ENVS)
+                envs.chunks_mut(per_task)
                     .zip(obs_blocks)
                     .zip(out_blocks)
                     .zip(fin_blocks)
-                    .zip(counts.chunks_mut(MIN_ENVS))
+                    .zip(counts.chunks_mut(per_task))
                     .enumerate()
                     .for_each(|(b, ((((e, o), r), f), c))| block(b, e, o, r, f, c));
             } else {
                 on_pool(self.options.threads, || {
-                    envs.par_chunks_mut(MIN_ENVS)
+                    envs.par_chunks_mut(per_task)
                         .zip(obs_blocks)
                         .zip(out_blocks)
                         .zip(fin_blocks)
-                        .zip(counts.par_chunks_mut(MIN_ENVS))
+                        .zip(counts.par_chunks_mut(per_task))
                         .enumerate()
                         .for_each(|(b, ((((e, o), r), f), c))| block(b, e, o, r, f, c));
                 });

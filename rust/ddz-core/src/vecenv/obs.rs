@@ -37,6 +37,9 @@ per_env!(Obs, ObsRow, |d| {
     recent_seat: i8 = [d.history],
     recent_kind: i8 = [d.history],
     roles: i16 = [d.roles],
+    side: i8 = [],
+    partners: bool = [d.players],
+    partners_known: bool = [d.players],
     multiplier: i64 = [],
 });
 
@@ -232,5 +235,42 @@ pub fn write(
     if !roles.is_empty() {
         roles.write(core, family, seat, scratch, row.roles);
     }
+    write_sides(row, table, seat, scratch);
     row.multiplier[0] = scoring::stake(core.events());
+}
+
+thread_local! {
+    /// The referee's role values (scratch for `write_sides`).
+    static REFEREE: std::cell::RefCell<Vec<RoleValue>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The generic role tensor (docs/rl.md, "Sides"): `side`, the viewer's side
+/// (1 the landlord's, 0 the other, -1 not settled); `partners[j]`, relative
+/// seat `j` plays on the viewer's side (row 0, the viewer, always once
+/// settled); `partners_known[j]`, the viewer may know seat `j`'s side. A
+/// viewer knows every seat's side when it knows every role the referee
+/// knows; else only its own (a partial knowledge of a secret family is
+/// shown as unknown). Unknown seats' `partners` are false.
+fn write_sides(row: &mut ObsRow<'_>, table: &Table, seat: usize, scratch: &mut Vec<RoleValue>) {
+    let core = table.core();
+    let family = table.family();
+    let n = core.players();
+    let mine = family.side_of(core, seat);
+    row.side[0] = mine.map_or(-1, |s| s as i8);
+    let all_known = mine.is_some()
+        && REFEREE.with_borrow_mut(|referee| {
+            family.role_values(core, Some(seat), scratch);
+            family.role_values(core, None, referee);
+            scratch == referee
+        });
+    for j in 0..n {
+        let s = if seat + j >= n {
+            seat + j - n
+        } else {
+            seat + j
+        };
+        let known = mine.is_some() && (j == 0 || all_known);
+        row.partners_known[j] = known;
+        row.partners[j] = known && family.side_of(core, s) == mine;
+    }
 }

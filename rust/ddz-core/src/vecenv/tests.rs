@@ -107,10 +107,10 @@ fn a_finished_deal_is_settled_and_dealt_again() {
 }
 
 #[test]
-fn win_loss_rewards_split_each_sides_one_and_sum_to_zero() {
+fn win_split_rewards_split_each_sides_one_and_sum_to_zero() {
     for preset in presets() {
         let mut o = options(1);
-        o.reward = Reward::WinLoss;
+        o.reward = Reward::WinSplit;
         let mut env = VecEnv::new(engine(preset), 4, 0, o).unwrap();
         let p = env.dims().players;
         let mut rng = Rng(2);
@@ -133,6 +133,40 @@ fn win_loss_rewards_split_each_sides_one_and_sum_to_zero() {
             }
         }
         assert!(ends > 0, "{preset}");
+    }
+}
+
+#[test]
+fn win_and_adp_rewards_pay_every_seat_of_a_side_alike() {
+    // "win": ±1 per seat as its side won; "adp": ±2^bombs, `bombs` the
+    // outcome's count of the deal's bombs.
+    for preset in presets() {
+        for reward in [Reward::WinLoss, Reward::Adp] {
+            let mut o = options(1);
+            o.reward = reward;
+            let mut env = VecEnv::new(engine(preset), 4, 3, o).unwrap();
+            let p = env.dims().players;
+            let mut rng = Rng(5);
+            let mut ends = 0;
+            for _ in 0..400 {
+                let a = random_actions(&env, &mut rng);
+                env.step(&a).unwrap();
+                let out = env.outcome();
+                for i in (0..4).filter(|&i| out.terminated[i]) {
+                    let winners = &out.winners[i * p..(i + 1) * p];
+                    let scale = match reward {
+                        Reward::Adp => 2f32.powi(out.bombs[i]),
+                        _ => 1.0,
+                    };
+                    for (s, &won) in winners.iter().enumerate() {
+                        let want = if won { scale } else { -scale };
+                        assert_eq!(out.reward[i * p + s], want, "{preset}");
+                    }
+                    ends += 1;
+                }
+            }
+            assert!(ends > 0, "{preset}");
+        }
     }
 }
 
