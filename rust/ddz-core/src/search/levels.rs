@@ -44,7 +44,7 @@ struct Preset {
 const PRESETS: [Preset; TOP as usize] = [
     Preset { playouts: 12, budget_us: 5_000, noise: 600, habit: 500, timid: 300 },
     Preset { playouts: 16, budget_us: 5_000, noise: 450, habit: 450, timid: 200 },
-    Preset { playouts: 24, budget_us: 5_000, noise: 350, habit: 300, timid: 0 },
+    Preset { playouts: 24, budget_us: 5_000, noise: 400, habit: 400, timid: 0 },
     Preset { playouts: 40, budget_us: 5_000, noise: 250, habit: 150, timid: 0 },
     Preset { playouts: 80, budget_us: 10_000, noise: 200, habit: 0, timid: 0 },
     Preset { playouts: 150, budget_us: 20_000, noise: 120, habit: 0, timid: 0 },
