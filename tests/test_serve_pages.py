@@ -282,3 +282,20 @@ def test_search_hints_rank_plays_with_win_rates(server: Server) -> None:
     assert 1 <= len(ranked) <= 3 and got["hints"][: len(ranked)] == ranked
     for h in ranked:
         assert 0 <= h["low"] <= h["wp"] <= h["high"] <= 1
+
+
+def test_a_finished_deal_is_analysed_once_and_kept(server: Server) -> None:
+    table, token, local = finished_table(server, "classic", seed=4)
+    reply = server.http.post(f"/replay/{table}/0/analysis")
+    assert reply.status_code == 200, reply.text
+    analysis = reply.json()
+    assert set(analysis["accuracy"]) == {"0", "1", "2"}
+    assert analysis["decisions"] and analysis["settings"]["seed"] == 0
+    for d in analysis["decisions"]:
+        assert d["loss"] >= 0 and any(c["action"] == d["played"] for c in d["candidates"])
+    # Built once: the same text again, at once.
+    assert server.http.post(f"/replay/{table}/0/analysis").json() == analysis
+    assert error_of(server.http.post(f"/replay/{table}/5/analysis"), 404)
+    server.http.post(f"/tables/{table}/next", headers=bearer(token))
+    assert "not over" in error_of(server.http.post(f"/replay/{table}/1/analysis"), 403)
+    assert error_of(server.http.post("/replay/nosuchtable/0/analysis"), 404)
