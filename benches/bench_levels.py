@@ -8,8 +8,9 @@ seats swapped), chained from random = 0.
 Each pair runs ``ddz eval classic A B -n N --seed S --json`` in a
 subprocess; a pair's Elo gap is 400·log10(WP / (1 - WP)) from A's win rate,
 its interval from the win rate's 95% interval. The pairs with level 6 and
-above (tens of milliseconds a decision) play `--top-deals` deals. The
-rule agent's row is not played here: see docs/bots.md.
+above (tens of milliseconds a decision) play `--top-deals` deals. The rule
+agent (its Rust port, policy "rule") is placed from its pair with greedy;
+its pairs with levels 4 and 5 check that placement.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ PAIRS = [
     ("search:6", "search:5"),
     ("search:7", "search:6"),
     ("search:8", "search:7"),
+    # The rule agent's port (policy "rule"), against the levels around it.
+    ("rule", "greedy"),
+    ("rule", "search:4"),
+    ("rule", "search:5"),
 ]
 #: Pairs whose players take tens of milliseconds a decision.
 SLOW = {"search:6", "search:7", "search:8"}
@@ -72,7 +77,7 @@ def ladder(rows: list[dict]) -> dict[str, float]:
     for row in rows:
         if row["a"] == "search:1" and row["b"] == "random":
             continue
-        if row["b"] in rating:
+        if row["b"] in rating and row["a"] not in rating:
             rating[row["a"]] = rating[row["b"]] + row["elo"]
     return rating
 

@@ -256,3 +256,46 @@ def test_the_lobby_lists_offered_tables_first_and_not_all(server: Server) -> Non
     listed = server.http.get("/lobby").json()["tables"]
     assert len(listed) == LOBBY_LISTED
     assert listed[0]["id"] == table
+
+
+def test_search_hints_rank_plays_with_win_rates(server: Server) -> None:
+    # hints: "search": the search's best plays first, each with its win
+    # rate and interval, then every other legal play in hint order.
+    table, tokens = server.create(
+        "classic", seed=3, bots={"1": "greedy", "2": "greedy"}, hints="search"
+    )
+    token = tokens["0"]
+    local = ddz.Game("classic", seed=3)
+    agent = GreedyAgent()
+    while local.to_act != 0:
+        local.step(agent.act(local.observation(local.to_act), local.legal_actions()))
+    assert server.http.get(f"/tables/{table}/hints", headers=bearer(token)).json()["hints"] == []
+    server.act(table, token, "bid:3", "b")
+    local.step("bid:3")
+    while local.to_act != 0:
+        local.step(agent.act(local.observation(local.to_act), local.legal_actions()))
+    got = server.http.get(f"/tables/{table}/hints", headers=bearer(token)).json()
+    assert got["mode"] == "search"
+    legal = sorted(str(a) for a in local.legal_actions() if isinstance(a, ddz.Move))
+    assert sorted(h["action"] for h in got["hints"]) == legal
+    ranked = [h for h in got["hints"] if "wp" in h]
+    assert 1 <= len(ranked) <= 3 and got["hints"][: len(ranked)] == ranked
+    for h in ranked:
+        assert 0 <= h["low"] <= h["wp"] <= h["high"] <= 1
+
+
+def test_a_finished_deal_is_analysed_once_and_kept(server: Server) -> None:
+    table, token, local = finished_table(server, "classic", seed=4)
+    reply = server.http.post(f"/replay/{table}/0/analysis")
+    assert reply.status_code == 200, reply.text
+    analysis = reply.json()
+    assert set(analysis["accuracy"]) == {"0", "1", "2"}
+    assert analysis["decisions"] and analysis["settings"]["seed"] == 0
+    for d in analysis["decisions"]:
+        assert d["loss"] >= 0 and any(c["action"] == d["played"] for c in d["candidates"])
+    # Built once: the same text again, at once.
+    assert server.http.post(f"/replay/{table}/0/analysis").json() == analysis
+    assert error_of(server.http.post(f"/replay/{table}/5/analysis"), 404)
+    server.http.post(f"/tables/{table}/next", headers=bearer(token))
+    assert "not over" in error_of(server.http.post(f"/replay/{table}/1/analysis"), 403)
+    assert error_of(server.http.post("/replay/nosuchtable/0/analysis"), 404)

@@ -134,9 +134,9 @@ def seat_accuracy(pairs: Sequence[tuple[float, float]]) -> float | None:
     size = min(8, max(2, len(pairs) // 10))
     windows = [series[:size]] * max(0, min(size, len(series)) - 2)
     windows += [series[i : i + size] for i in range(max(1, len(series) - size + 1))]
-    weights = [
-        min(12.0, max(0.5, statistics.pstdev(w) if len(w) > 1 else 0.0)) for w in windows
-    ][: len(accuracies)]
+    weights = [min(12.0, max(0.5, statistics.pstdev(w) if len(w) > 1 else 0.0)) for w in windows][
+        : len(accuracies)
+    ]
     weights += [weights[-1]] * (len(accuracies) - len(weights))
     weighted = sum(x * w for x, w in zip(accuracies, weights)) / sum(weights)
     harmonic = len(accuracies) / sum(1 / max(x, 1e-9) for x in accuracies)
@@ -272,7 +272,8 @@ def _seats(seats: int | Sequence[int] | None) -> list[int]:
 
 def _decision(raw: dict[str, Any], thresholds: tuple[float, ...]) -> dict[str, Any]:
     candidates = [
-        {"action": a, "wp": wp, "low": low, "high": high} for a, wp, low, high, _ in raw["candidates"]
+        {"action": a, "wp": wp, "low": low, "high": high}
+        for a, wp, low, high, _ in raw["candidates"]
     ]
     played = next((c for c in candidates if c["action"] == raw["played"]), None)
     # The first candidate is the search's choice (ordered on other samples

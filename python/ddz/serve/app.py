@@ -88,6 +88,7 @@ def create_app(
             sweeper.cancel()
             lobby.shutdown()
             app.state.replay_builder.shutdown()  # replays not begun are dropped
+            app.state.analyses.shutdown()  # analyses not begun too
 
     app = FastAPI(
         title="ddz serve",

@@ -60,7 +60,27 @@ def table_hints(table: ServedTable, seat: int) -> list[dict]:
     return hints(table.game, seat)
 
 
+#: The work of one search hint (`ddz.hint`): well inside a turn's clock.
+SEARCH_HINT_PLAYOUTS = 1500
+SEARCH_HINT_MS = 200
+
+
 def search_hints(table: ServedTable, seat: int) -> list[dict]:
-    """The one place where ranked search hints (`ddz.hint`) are to be wired;
-    until they are, the legal plays in hint order."""
-    return hints(table.game, seat)
+    """The search's best plays first, each with its win rate (`wp`, `low`,
+    `high`: `ddz.hint`, from what the seat sees), then the other legal
+    plays in hint order. A pass the search ranks first is left out: the
+    page's Hint selects cards."""
+    plays = hints(table.game, seat)
+    if not plays:
+        return plays
+    ranked = ddz.hint(
+        table.game, seat, k=3, budget_ms=SEARCH_HINT_MS, playouts=SEARCH_HINT_PLAYOUTS
+    )
+    by_action = {p["action"]: p for p in plays}
+    best = [
+        dict(by_action[str(r["action"])], wp=r["wp"], low=r["low"], high=r["high"])
+        for r in ranked
+        if str(r["action"]) in by_action
+    ]
+    taken = {b["action"] for b in best}
+    return best + [p for p in plays if p["action"] not in taken]

@@ -20,6 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 import ddz
 
+from .analysis import Analyses
 from .auth import token_hash
 from .bots import BOT_KINDS
 from .clients import client_key
@@ -136,6 +137,20 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         table = await lobby.find(table_id)
         record = await lobby.read(table, lobby.record(table_id, deal))
         return _json(await replays.reply(record, _client(request)))
+
+    analyses = Analyses()
+    app.state.analyses = analyses
+
+    @app.post("/replay/{table_id}/{deal}/analysis", tags=["play"], response_model=dict)
+    async def deal_analysis(table_id: str, deal: int) -> Response:
+        """A finished deal's analysis (`ddz.analyse`, every seat, a fixed
+        budget and seed: docs/bots.md#analysis), built once and kept; 403
+        until the deal is over, 429 while another is being built."""
+        if deal < 0:
+            raise Refused(422, f"deal must be 0 or more, not {deal}")
+        table = await lobby.find(table_id)
+        record = await lobby.read(table, lobby.record(table_id, deal))
+        return _json(await analyses.reply(record))
 
     @app.post("/replays", tags=["play"], response_model=dict)
     async def replay_record(request: HttpRequest) -> Response:

@@ -305,6 +305,8 @@ async function hint() {
     if (i >= 0) live.selected.add(i);
   }
   live.reading = advice;
+  // A search hint says how often the search expects the seat's side to win after it.
+  if (advice.wp != null) toast(t("hint-wp", { pct: Math.round(advice.wp * 100) }));
   live.focus = Math.min(...live.selected);
   $("choices").replaceChildren();
   drawMyHand();

@@ -204,6 +204,7 @@ const UI = {
   "card-left": L("1 card left", "剩1张"),
   play: L("Play", "出牌"),
   hint: L("Hint", "提示"),
+  "hint-wp": L("The search wins {pct}% after this play", "搜索估计出这手后胜率{pct}%"),
   clear: L("Clear", "重选"),
   "pick-cards": L("Select the cards to play", "请选择要出的牌"),
   "not-legal": L("Those cards are not a legal play now", "这些牌现在不能出"),

@@ -58,12 +58,13 @@ const SOLVE_MEMORY: usize = 64 << 20;
 /// costs most of an analysis's time.
 pub const SOLVE_CARDS: usize = 30;
 
+/// A deal's tables, one before each action and one at the end, and each
+/// action with its seat.
+pub type Moments = (Vec<Table>, Vec<(usize, Action)>);
+
 /// The table before each of `record`'s actions and at its end (one more
 /// than its actions), and each action as the table took it.
-pub fn moments(
-    record: &Record,
-    engine: Arc<Engine>,
-) -> Result<(Vec<Table>, Vec<(usize, Action)>), RecordError> {
+pub fn moments(record: &Record, engine: Arc<Engine>) -> Result<Moments, RecordError> {
     let start = record.dealt(engine)?;
     let mut tables = vec![start];
     let mut taken = Vec::new();

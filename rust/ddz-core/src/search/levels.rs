@@ -28,61 +28,28 @@ struct Preset {
     /// player's move (the smallest play that beats, the lowest bid), as a
     /// beginner plays without thinking.
     habit: u16,
+    /// The chance (thousandths) a decision is made timidly: a pass where
+    /// passing is allowed (else the greedy move), as a beginner holds back
+    /// cards it should play.
+    timid: u16,
 }
 
-/// Levels 1 to 8, weakest first. The playouts grow by half to three
-/// quarters a level and the push shrinks by about a third; levels 1-4 stay within 5 ms a
-/// decision (their time limit is a safety net: at these playouts it is
-/// rarely reached, so their decisions repeat for a seed).
+/// Levels 1 to 8, weakest first: the playouts double or nearly, the push
+/// shrinks, and the habits fade out by level 5. They were set so that
+/// adjacent levels lie roughly 80-200 Elo apart (docs/bots.md#levels has
+/// the ladder measured). Levels 1-4 stay within a few milliseconds a
+/// decision; their time limit is a safety net, rarely reached at these
+/// playouts, so their decisions repeat for a seed.
+#[rustfmt::skip]
 const PRESETS: [Preset; TOP as usize] = [
-    Preset {
-        playouts: 12,
-        budget_us: 5_000,
-        noise: 600,
-        habit: 600,
-    },
-    Preset {
-        playouts: 16,
-        budget_us: 5_000,
-        noise: 450,
-        habit: 400,
-    },
-    Preset {
-        playouts: 24,
-        budget_us: 5_000,
-        noise: 300,
-        habit: 250,
-    },
-    Preset {
-        playouts: 40,
-        budget_us: 5_000,
-        noise: 200,
-        habit: 120,
-    },
-    Preset {
-        playouts: 80,
-        budget_us: 10_000,
-        noise: 120,
-        habit: 0,
-    },
-    Preset {
-        playouts: 160,
-        budget_us: 20_000,
-        noise: 60,
-        habit: 0,
-    },
-    Preset {
-        playouts: 400,
-        budget_us: 30_000,
-        noise: 25,
-        habit: 0,
-    },
-    Preset {
-        playouts: 1000,
-        budget_us: 40_000,
-        noise: 0,
-        habit: 0,
-    },
+    Preset { playouts: 12, budget_us: 5_000, noise: 600, habit: 500, timid: 300 },
+    Preset { playouts: 16, budget_us: 5_000, noise: 450, habit: 450, timid: 200 },
+    Preset { playouts: 24, budget_us: 5_000, noise: 400, habit: 400, timid: 0 },
+    Preset { playouts: 40, budget_us: 5_000, noise: 250, habit: 150, timid: 0 },
+    Preset { playouts: 80, budget_us: 10_000, noise: 200, habit: 0, timid: 0 },
+    Preset { playouts: 150, budget_us: 20_000, noise: 120, habit: 0, timid: 0 },
+    Preset { playouts: 300, budget_us: 30_000, noise: 50, habit: 0, timid: 0 },
+    Preset { playouts: 1000, budget_us: 40_000, noise: 0, habit: 0, timid: 0 },
 ];
 
 /// Candidates a level below the top keeps to its final pick (Stockfish
@@ -110,11 +77,27 @@ pub fn exact(level: u8) -> bool {
     level > LAST_INEXACT
 }
 
-/// Is the decision of `seed` at `level` one made by habit (the greedy
-/// player's move)?
-pub(super) fn by_habit(level: u8, seed: u64) -> bool {
-    let i = usize::from(level.clamp(1, TOP)) - 1;
-    Rng::for_game(seed, u64::MAX - 1).next_u64() % 1000 < u64::from(PRESETS[i].habit)
+/// A decision made without searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Habit {
+    /// The greedy player's move.
+    Greedy,
+    /// A pass where passing is allowed, else the greedy move.
+    Timid,
+}
+
+/// Is the decision of `seed` at `level` one made by habit, and which?
+pub(super) fn habit(level: u8, seed: u64) -> Option<Habit> {
+    let p = &PRESETS[usize::from(level.clamp(1, TOP)) - 1];
+    let (timid, greedy) = (u64::from(p.timid), u64::from(p.habit));
+    let u = Rng::for_game(seed, u64::MAX - 1).next_u64() % 1000;
+    if u < timid {
+        Some(Habit::Timid)
+    } else if u < timid + greedy {
+        Some(Habit::Greedy)
+    } else {
+        None
+    }
 }
 
 /// The largest push on a candidate's win rate at `level` (0 at the top).

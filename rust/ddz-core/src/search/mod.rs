@@ -118,8 +118,12 @@ pub fn decide(table: &mut Table, budget: SearchBudget, seed: u64) -> Decision {
                 ..Decision::default()
             };
         }
-        if levels::by_habit(budget.level, seed) {
-            let index = crate::policy::Policy::Greedy.choose(table, &mut Rng(seed));
+        if let Some(habit) = levels::habit(budget.level, seed) {
+            let pass = actions.iter().position(|&a| a == Action::Pass);
+            let index = match (habit, pass) {
+                (levels::Habit::Timid, Some(i)) => i,
+                _ => crate::policy::Policy::Greedy.choose(table, &mut Rng(seed)),
+            };
             return Decision {
                 index,
                 ..Decision::default()
