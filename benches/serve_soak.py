@@ -266,7 +266,7 @@ class Client:
         if obs["phase"] == "over":
             await self.check_deal(self.view["deal"])
         else:  # a redeal restarts the history: the acknowledged end with it
-            shown = [a for s, a in obs["history"] if s == 0]
+            shown = [entry[1] for entry in obs["history"] if entry[0] == 0]
             acked = self.acked.get(self.view["deal"], [])
             if acked[len(acked) - len(shown) :] != shown or len(shown) > len(acked):
                 self.tally.wrong.append(f"{self.table}: history {shown}, acknowledged {acked}")

@@ -197,6 +197,7 @@ SCENARIOS = [
     "a_killed_task_is_retried_and_the_run_is_the_same",
     "a_killed_rollout_worker_is_restarted_and_the_run_is_the_same",
     "joins_the_cluster_by_address_or_by_ray_address",
+    "puzzles_equal_local_whatever_the_blocks",
 ]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import ddz
 
-#: The rank letters of the counter, in the order hands are written (RULES.md §1).
+#: The rank letters of the counter, in the order hands are written (docs/rules.md#writing-cards).
 RANKS = "3456789TJQKA2XD"
 WILD = "L"
 #: A played cards' text in a history entry: ranks only, then "=" and what the wild cards stand for.
