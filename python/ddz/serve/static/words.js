@@ -236,7 +236,7 @@ const UI = {
   "clock-help": L("Seconds left for this turn ({n} s a turn); when they run out the server acts for the seat", "本回合剩余秒数（每回合{n}秒）；超时由服务器代为出牌"),
   "one-left": L("1 card left!", "报单"),
   "two-left": L("2 cards left!", "报双"),
-  counter: L("Cards out", "记牌器"),
+  counter: L("Unseen", "剩余"),
   "counter-toggle": L("Counter", "记牌器"),
   "counter-help": L("For each rank, the copies neither in your hand nor played yet", "每个点数还在别人手里（既不在你手里、也还没出）的张数"),
   "small-joker-short": L("Jkr", "小王"),
