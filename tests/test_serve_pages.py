@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import httpx
 import pytest
@@ -299,3 +300,28 @@ def test_a_finished_deal_is_analysed_once_and_kept(server: Server) -> None:
     server.http.post(f"/tables/{table}/next", headers=bearer(token))
     assert "not over" in error_of(server.http.post(f"/replay/{table}/1/analysis"), 403)
     assert error_of(server.http.post("/replay/nosuchtable/0/analysis"), 404)
+
+
+def test_an_analysis_is_stored_with_the_log_and_read_after_a_restart(tmp_path) -> None:
+    db = tmp_path / "kept.sqlite3"
+    first = Server(db)
+    try:
+        table, _, _ = finished_table(first, "classic", seed=5)
+        built = first.http.post(f"/replay/{table}/0/analysis")
+        assert built.status_code == 200, built.text
+    finally:
+        first.stop()
+    with sqlite3.connect(db) as conn:
+        (stored,) = conn.execute(
+            "SELECT analysis FROM analyses WHERE table_id = ? AND number = 0", (table,)
+        ).fetchone()
+        assert json.loads(stored) == built.json()
+        # Mark the stored row: a server that built the analysis again would not answer it.
+        conn.execute(
+            "UPDATE analyses SET analysis = ? WHERE table_id = ?", ('{"marked": true}', table)
+        )
+    again = Server(db)
+    try:
+        assert again.http.post(f"/replay/{table}/0/analysis").json() == {"marked": True}
+    finally:
+        again.stop()

@@ -138,19 +138,20 @@ def add_pages(app: FastAPI, lobby: Lobby) -> None:
         record = await lobby.read(table, lobby.record(table_id, deal))
         return _json(await replays.reply(record, _client(request)))
 
-    analyses = Analyses()
+    analyses = Analyses(lobby.store, lobby.run)
     app.state.analyses = analyses
 
     @app.post("/replay/{table_id}/{deal}/analysis", tags=["play"], response_model=dict)
     async def deal_analysis(table_id: str, deal: int) -> Response:
         """A finished deal's analysis (`ddz.analyse`, every seat, a fixed
-        budget and seed: docs/bots.md#analysis), built once and kept; 403
+        budget and seed: docs/bots.md#analysis), built once and kept in
+        the store with the table's log; 403
         until the deal is over, 429 while another is being built."""
         if deal < 0:
             raise Refused(422, f"deal must be 0 or more, not {deal}")
         table = await lobby.find(table_id)
         record = await lobby.read(table, lobby.record(table_id, deal))
-        return _json(await analyses.reply(record))
+        return _json(await analyses.reply(table_id, deal, record))
 
     @app.post("/replays", tags=["play"], response_model=dict)
     async def replay_record(request: HttpRequest) -> Response:

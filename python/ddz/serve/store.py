@@ -58,6 +58,12 @@ CREATE TABLE IF NOT EXISTS deals (
     scores   TEXT NOT NULL,           -- JSON: the deal's scores, seat by seat
     PRIMARY KEY (table_id, number)
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number   INTEGER NOT NULL,        -- the finished deal analysed (deals.number)
+    analysis TEXT NOT NULL,           -- ddz.analyse(...).to_json(), written once
+    PRIMARY KEY (table_id, number)
+);
 """
 #: Columns added to `tables` after its first version, added to older files on open.
 ADDED_COLUMNS = {
@@ -354,6 +360,23 @@ class Store:
                 "SELECT record FROM deals WHERE table_id = ? AND number = ?", (table_id, number)
             ).fetchone()
         return None if row is None else row[0]
+
+    def analysis(self, table_id: str, number: int) -> str | None:
+        """A finished deal's analysis, if one was stored."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT analysis FROM analyses WHERE table_id = ? AND number = ?",
+                (table_id, number),
+            ).fetchone()
+        return None if row is None else row[0]
+
+    def add_analysis(self, table_id: str, number: int, text: str) -> None:
+        """Keep a finished deal's analysis (the first one written stays)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO analyses (table_id, number, analysis) VALUES (?, ?, ?)",
+                (table_id, number, text),
+            )
 
     def open_ids(self) -> list[str]:
         with self.lock:
