@@ -35,6 +35,7 @@ from .limits import MAX_BODY, BodyLimit, Limits
 from .lobby import Lobby, sweep
 from .models import ActionRequest, AutoplayRequest, Error, NewTable, NewTableReply
 from .pages import add_pages
+from .puzzle_routes import add_puzzles
 from .replies import Refused, error_response, ws_error_json
 from .store import Store
 from .tables import Request, ServedTable
@@ -280,6 +281,7 @@ def create_app(
         )
 
     add_pages(app, lobby)  # the browser table's addresses and helpers (pages.py)
+    add_puzzles(app, store)  # the puzzle mode (puzzle_routes.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER), name="docs-assets")
     return app
