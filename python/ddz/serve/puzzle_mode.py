@@ -130,7 +130,7 @@ class Puzzles:
     def pack(self) -> list[dict[str, Any]]:
         with self._making:
             if self._pack is None:
-                self._pack = make_pack()
+                self._pack = make_pack(PACK_SIZE, PACK_SEED)  # read now: a test may set them
             return self._pack
 
     def puzzle(self, puzzle_id: str) -> dict[str, Any]:

@@ -78,8 +78,10 @@ function drawMine() {
 }
 
 function draw(status = "", wrong = false) {
+  $("puzzle-page").dataset.moves = state.history.length; // actions so far (tests wait on it)
   $("puzzle-title").textContent = t("chapter", { n: state.number });
   $("defence-hand").replaceChildren(cardRow([...state.hands[1]]));
+  $("to-beat-label").hidden = !state.prev;
   $("to-beat").replaceChildren(state.prev ? playRow(state.prev) : t("lead-now"));
   $("pass").disabled = !state.prev || state.solved;
   $("play").disabled = $("hint").disabled = state.solved;

@@ -174,7 +174,7 @@ const UI = {
   "puzzle-hint": L("Hint: play {move}.", "提示：出{move}。"),
   "stars-earned": L("{n} of 3 stars", "{n}/3星"),
   "my-rating": L("Your puzzle rating: {n}", "你的残局等级分：{n}"),
-  "pass-word": L("pass", "不要"),
+  "pass-word": L("Pass", "不要"),
   "new-table": L("New table", "开新桌"),
   preset: L("Game", "玩法"),
   "your-seat": L("Your seat", "你的座位"),
