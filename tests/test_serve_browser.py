@@ -489,6 +489,42 @@ def test_replay_steps_through_a_finished_deal(page, server: Server) -> None:
     check_both_sizes(page, "replay", shot="replay")
 
 
+def test_the_replay_draws_the_servers_analysis(page, server: Server) -> None:
+    table, tokens = server.create("classic", seed=3, bots={"1": "greedy", "2": "greedy"})
+    for k in range(400):  # seat 0 plays its first legal action, passing in the auction
+        o = server.view(table, tokens["0"])["observation"]
+        if o["phase"] == "over":
+            break
+        legal = o["legal_actions"]
+        if not legal:
+            time.sleep(0.02)  # the bots' turn
+            continue
+        action = "pass" if o["phase"] == "bid" and "pass" in legal else legal[0]
+        assert server.act(table, tokens["0"], action, f"a{k}").status_code == 200
+    assert o["phase"] == "over"
+    page.get(f"{server.base}/replay/{table}/0")
+    button = wait_for(page, lambda d: by_testid(d, "analysis"))
+    wait_for(page, lambda d: button.is_displayed())
+    button.click()
+    graph = by_testid(page, "winrate-graph")
+    dots = wait_for(page, lambda d: graph.find_elements(By.TAG_NAME, "circle"), seconds=60)
+    analysis = server.http.post(f"/replay/{table}/0/analysis").json()  # kept: no second build
+    assert len(dots) == len(analysis["decisions"]) > 0
+    assert [int(d.get_attribute("data-decision")) for d in dots] == [
+        d["number"] for d in analysis["decisions"]
+    ]
+    marked = [d for d in analysis["decisions"] if d["judgement"] in ("mistake", "blunder")]
+    marks = page.find_elements(By.CSS_SELECTOR, "[data-testid=analysis-mark]")
+    assert len(marks) == len(marked)
+    if marked:
+        marks[0].click()
+        d = marked[0]
+        note = by_testid(page, "analysis-note").text
+        assert "played" in note and f"({d['wp']:.2f})" in note and f"({d['best_wp']:.2f})" in note
+        assert page.find_element(By.ID, "step").text.startswith(f"Step {d['number'] + 1} ")
+    check_both_sizes(page, "analysis", shot="analysis")
+
+
 def test_a_record_dropped_on_the_page_replays(page, server: Server) -> None:
     game = ddz.play("laizi", [RandomAgent(s) for s in range(3)], seed=2)
     page.execute_script(

@@ -72,6 +72,7 @@ def test_the_page_opens_at_each_of_its_addresses(server: Server) -> None:
         "rules.js",
         "rules-words.json",
         "rulewords.js",
+        "analysis.js",
     ):
         assert server.http.get(f"/static/{asset}").status_code == 200, asset
 

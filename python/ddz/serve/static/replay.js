@@ -3,6 +3,7 @@
 // POST /replays): the page only draws them.
 "use strict";
 
+import { drawAnalysis, loadAnalysis, resetAnalysis } from "./analysis.js";
 import { banner, moment } from "./effects.js";
 import { drawHand } from "./hand.js";
 import { api } from "./net.js";
@@ -38,6 +39,7 @@ export async function openReplay(source) {
   slider.min = 0;
   slider.max = data.frames.length - 1;
   slider.value = 0;
+  resetAnalysis(source.table !== undefined ? source : null, data.frames);
   redrawReplay();
 }
 
@@ -57,6 +59,7 @@ export function redrawReplay() {
   const previous = rep.data.frames[rep.at - 1];
   $("waiting").textContent = previous && previous.deal !== frame.deal ? t("redeal") : "";
   $("auto").textContent = rep.timer ? t("pause") : t("auto-play");
+  drawAnalysis(go);
 }
 
 function go(i) {
@@ -81,6 +84,7 @@ export function bindReplay() {
   $("back").onclick = () => go(rep.at - 1);
   $("forward").onclick = () => go(rep.at + 1);
   $("last").onclick = () => go(Infinity);
+  $("analyse").onclick = () => loadAnalysis(go);
   $("slider").oninput = (e) => go(Number(e.target.value));
   $("view-from").onchange = (e) => { rep.bottom = Number(e.target.value); redrawReplay(); };
   $("auto").onclick = () => {
