@@ -269,7 +269,7 @@ class Puzzles:
         if pos.hands[0] == "":
             raise Refused(409, "this puzzle is solved: restart it to play again")
         n = len(a["history"])
-        if _on_line(a["history"], p["line"]):
+        if _on_line(a["history"], p["line"]) and _playable(pos, p["line"][n][1]):
             move = p["line"][n][1]
         else:  # off the main line but still winning: the solver's first winning play
             move = RULES.solve(pos.hands, to_move=0, prev=pos.prev, prev_by=pos.prev_by).plays[0]
@@ -335,3 +335,13 @@ def _on_line(history: list[list[Any]], line: list[list[Any]]) -> bool:
 def _text(action: Any) -> str:
     """A solver's action as text: its cards, or 'pass'."""
     return action if isinstance(action, str) else str(action.cards)
+
+
+def _playable(pos: Position, action: str) -> bool:
+    """Whether the landlord can make `action` here (other kickers earlier may
+    have spent its cards)."""
+    try:
+        pos.legal(action)
+    except Refused:
+        return False
+    return True
