@@ -104,7 +104,10 @@ async function showPuzzle(id, number) {
 function showRefutation(line) {
   $("refutation").replaceChildren(...line.map(([seat, action]) => {
     const li = document.createElement("li");
-    li.append(seat === 0 ? "👑 " : "· ", action === "pass" ? t("pass-word") : playRow(action));
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = t(seat === 0 ? "side-you" : "side-defence");
+    li.append(who, action === "pass" ? t("pass-word") : playRow(action));
     return li;
   }));
   $("refutation-box").hidden = false;

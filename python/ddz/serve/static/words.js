@@ -175,6 +175,8 @@ const UI = {
   "stars-earned": L("{n} of 3 stars", "{n}/3星"),
   "my-rating": L("Your puzzle rating: {n}", "你的残局等级分：{n}"),
   "pass-word": L("Pass", "不要"),
+  "side-you": L("You", "你"),
+  "side-defence": L("Defence", "对手"),
   "new-table": L("New table", "开新桌"),
   preset: L("Game", "玩法"),
   "your-seat": L("Your seat", "你的座位"),
