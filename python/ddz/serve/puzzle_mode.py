@@ -121,6 +121,9 @@ class Puzzles:
         self.store = store
         self._pack = pack
         self._making = threading.Lock()
+        # One request at a time reads and writes an attempt: two moves sent at
+        # once must not both start from the same position.
+        self._playing = threading.Lock()
         with store._transaction() as db:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -239,6 +242,10 @@ class Puzzles:
 
     # ---- the player's requests --------------------------------------------------
     def view(self, player: str, puzzle_id: str, restart: bool = False) -> dict[str, Any]:
+        with self._playing:
+            return self._view(player, puzzle_id, restart)
+
+    def _view(self, player: str, puzzle_id: str, restart: bool = False) -> dict[str, Any]:
         p = self.puzzle(puzzle_id)
         a = self._attempt(player, puzzle_id)
         if restart:
@@ -263,6 +270,10 @@ class Puzzles:
         }
 
     def hint(self, player: str, puzzle_id: str) -> dict[str, Any]:
+        with self._playing:
+            return self._hint(player, puzzle_id)
+
+    def _hint(self, player: str, puzzle_id: str) -> dict[str, Any]:
         p = self.puzzle(puzzle_id)
         a = self._attempt(player, puzzle_id)
         pos = Position(p, a["history"])
@@ -280,6 +291,10 @@ class Puzzles:
         return {"move": move, **self._state(player, p, a)}
 
     def move(self, player: str, puzzle_id: str, cards: Any) -> dict[str, Any]:
+        with self._playing:
+            return self._move(player, puzzle_id, cards)
+
+    def _move(self, player: str, puzzle_id: str, cards: Any) -> dict[str, Any]:
         p = self.puzzle(puzzle_id)
         if not isinstance(cards, str) or not cards:
             raise Refused(400, "cards must be the cards played, as text, or 'pass'")
