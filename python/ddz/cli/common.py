@@ -4,6 +4,8 @@ terminal (rich consoles for stdout and stderr)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 
@@ -33,3 +35,17 @@ def out() -> Console:
 
 def err() -> Console:
     return Console(file=sys.stderr, highlight=False)
+
+
+def when_listening(server: Any, say: Callable[[], None]) -> None:
+    """Call `say()` once the uvicorn `server` listens, not before, so that
+    whoever reads what it prints (a person, a script, a test) can connect
+    at once; uvicorn's own banner is below the log level we run it at."""
+    startup = server.startup
+
+    async def startup_then_say(sockets: Any = None) -> None:
+        await startup(sockets=sockets)
+        if server.started:
+            say()
+
+    server.startup = startup_then_say

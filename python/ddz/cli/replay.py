@@ -3,8 +3,8 @@ table's replay, every hand open, on a server of its own at 127.0.0.1.
 
 The record is checked before anything starts (a bad one is a usage error);
 the server keeps no table (its database is a temporary file) and runs until
-Ctrl-C. The URL is printed first, so the command also works without a
-browser (``--no-browser``). Without the serve extra, or with ``--text``, the
+Ctrl-C. The URL is printed first, once the server listens, so the command
+also works without a browser (``--no-browser``). Without the serve extra, or with ``--text``, the
 deal is printed in the terminal instead: hands, every action, the result.
 """
 
@@ -18,7 +18,7 @@ import threading
 import webbrowser
 from pathlib import Path
 
-from .common import UsageError, out, plural
+from .common import UsageError, out, plural, when_listening
 
 
 def add_replay_command(sub: argparse._SubParsersAction) -> None:
@@ -73,10 +73,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise UsageError(f"{args.record} is not a finished deal's record: {e}") from None
         url = f"http://127.0.0.1:{port}/replay?local={key}"
-        print(url, flush=True)
         server = uvicorn.Server(
             uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
         )
+        when_listening(server, lambda: print(url, flush=True))
         if not args.no_browser:
             threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
         server.run()

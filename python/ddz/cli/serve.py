@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import UsageError
+from .common import UsageError, when_listening
 
 SYNC = ("NORMAL", "FULL")
 #: Seconds SIGTERM waits for open connections (WebSockets included) to
@@ -139,7 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             **protocols,
         )
     )
-    _say_where_once_up(server, args)
+    when_listening(server, lambda: _say_where(args))
     # Worker threads (bots, replays, threaded tables) hold the GIL for up to
     # the switch interval each time the event loop wants it back: 0.5 ms
     # instead of Python's 5 ms keeps /healthz and the inline tables prompt
@@ -149,20 +149,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_where_once_up(server, args: argparse.Namespace) -> None:
-    """One line once the socket listens (uvicorn's own banner is below the
-    warning level): where the API is, and the address to open in a browser."""
-    startup = server.startup
-
-    async def startup_and_say(sockets=None) -> None:
-        await startup(sockets=sockets)
-        if server.started:
-            host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-            host = f"[{host}]" if ":" in host else host
-            print(
-                f"ddz serve: listening on {args.host}:{args.port} (database {args.db}); "
-                f"the table: http://{host}:{args.port}/",
-                flush=True,
-            )
-
-    server.startup = startup_and_say
+def _say_where(args: argparse.Namespace) -> None:
+    """Where the API listens, and the address to open in a browser."""
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    host = f"[{host}]" if ":" in host else host
+    print(
+        f"ddz serve: listening on {args.host}:{args.port} (database {args.db}); "
+        f"the table: http://{host}:{args.port}/",
+        flush=True,
+    )
