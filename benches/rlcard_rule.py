@@ -154,6 +154,24 @@ class RuleAgent:
         return action
 
 
+def table_like(env: Any, seed: int) -> ddz.Game:
+    """A ddz table dealt as RLCard's `env` has just dealt, its auction played
+    to RLCard's landlord: at the first play."""
+    game = env.game
+    landlord = game.round.landlord_id
+    kitty = game.round.seen_cards
+    # RLCard's landlord holds the kitty already: ddz deals it apart.
+    held_by = ["".join(c.rank or c.suit[0] for c in p.current_hand) for p in game.players]
+    hands = [cards_text(h) for h in held_by]
+    held = RULES.cards(hands[landlord]).counts - RULES.cards(cards_text(kitty)).counts
+    hands[landlord] = cards_text(rlcard_cards(held))
+    deal = {"hands": hands, "kitty": cards_text(kitty), "first": landlord}
+    table = ddz.Game(RULES, seed=seed, deal=deal)
+    while table.phase != "play":
+        table.step("bid:3" if table.to_act == landlord else ddz.PASS)
+    return table
+
+
 def check(games: int, seed: int = 0) -> dict[str, int]:
     """RLCard's env and a `ddz.Game` on the same deals, moved by the rule
     agent's choices on RLCard's states: counts of states, of states whose
@@ -170,18 +188,7 @@ def check(games: int, seed: int = 0) -> dict[str, int]:
     )
     for g in range(games):
         state, player = env.reset()
-        game = env.game
-        landlord = game.round.landlord_id
-        kitty = game.round.seen_cards
-        # RLCard's landlord holds the kitty already: ddz deals it apart.
-        held_by = ["".join(c.rank or c.suit[0] for c in p.current_hand) for p in game.players]
-        hands = [cards_text(h) for h in held_by]
-        held = RULES.cards(hands[landlord]).counts - RULES.cards(cards_text(kitty)).counts
-        hands[landlord] = cards_text(rlcard_cards(held))
-        deal = {"hands": hands, "kitty": cards_text(kitty), "first": landlord}
-        table = ddz.Game(RULES, seed=g, deal=deal)
-        while table.phase != "play":
-            table.step("bid:3" if table.to_act == landlord else ddz.PASS)
+        table = table_like(env, seed=g)
         tally["games"] += 1
         while not env.is_over():
             raw = state["raw_obs"]

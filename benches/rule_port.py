@@ -52,7 +52,7 @@ def agree(games: int, seed: int = 0) -> dict[str, int]:
     """Part 1 over `games` of RLCard's deals (see the module docs)."""
     import rlcard
     from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
-    from rlcard_rule import RULES, cards_text, ddz_action, rlcard_cards
+    from rlcard_rule import ddz_action, table_like
 
     env = rlcard.make("doudizhu", config={"seed": seed})
     agent = DouDizhuRuleAgentV1()
@@ -61,17 +61,7 @@ def agree(games: int, seed: int = 0) -> dict[str, int]:
     try:
         for g in range(games):
             state, player = env.reset()
-            game = env.game
-            landlord = game.round.landlord_id
-            kitty = game.round.seen_cards
-            held = ["".join(c.rank or c.suit[0] for c in p.current_hand) for p in game.players]
-            hands = [cards_text(h) for h in held]
-            rest = RULES.cards(hands[landlord]).counts - RULES.cards(cards_text(kitty)).counts
-            hands[landlord] = cards_text(rlcard_cards(rest))
-            deal = {"hands": hands, "kitty": cards_text(kitty), "first": landlord}
-            table = ddz.Game(RULES, seed=g, deal=deal)
-            while table.phase != "play":
-                table.step("bid:3" if table.to_act == landlord else ddz.PASS)
+            table = table_like(env, seed=g)
             tally["games"] += 1
             while not env.is_over():
                 tally["states"] += 1
