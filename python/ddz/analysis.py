@@ -48,7 +48,14 @@ def _seed(seed: int | None) -> int:
     return seed % 2**64
 
 
-def _budget(budget_ms: float | None, playouts: int | None, default_ms: float | None) -> tuple:
+def _budget(
+    budget_ms: float | None,
+    playouts: int | None,
+    default_ms: float | None,
+    default_playouts: int,
+) -> tuple[int, int | None]:
+    """Playouts and the time limit in µs, checked, each the default where not
+    given (the default time only when neither is given)."""
     if playouts is not None and (
         isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1
     ):
@@ -59,7 +66,12 @@ def _budget(budget_ms: float | None, playouts: int | None, default_ms: float | N
         raise ValueError(f"budget_ms must be a number at least 0, not {budget_ms!r}")
     ms = default_ms if budget_ms is None and playouts is None else budget_ms
     budget_us = None if ms is None else min(int(ms * 1000), 2**32 - 1)
-    return playouts, budget_us
+    return (default_playouts if playouts is None else playouts), budget_us
+
+
+def _check_k(k: object) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a positive int, not {k!r}")
 
 
 def hint(
@@ -84,11 +96,8 @@ def hint(
         raise ValueError(f"seat must be an int, not {seat!r}")
     if seat != game.to_act:
         raise ValueError(f"seat {seat} is not to act (seat {game.to_act} is)")
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be a positive int, not {k!r}")
-    playouts, budget_us = _budget(budget_ms, playouts, HINT_BUDGET_MS)
-    if playouts is None:
-        playouts = HINT_PLAYOUTS
+    _check_k(k)
+    playouts, budget_us = _budget(budget_ms, playouts, HINT_BUDGET_MS, HINT_PLAYOUTS)
     ranked = game._rank(
         k=k,
         seed=_seed(seed),
@@ -197,8 +206,7 @@ def analyse(
     machine and any number of threads."""
     record = _record_text(game_or_record)
     chosen = _seats(seats)
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be a positive int, not {k!r}")
+    _check_k(k)
     limits = tuple(float(t) for t in thresholds)
     if len(limits) != 3 or not 0 < limits[0] <= limits[1] <= limits[2] <= 1:
         raise ValueError(
@@ -208,9 +216,7 @@ def analyse(
         raise ValueError(f"threads must be 1 to 1024, not {threads!r}")
     if isinstance(solve_nodes, bool) or not isinstance(solve_nodes, int) or solve_nodes < 0:
         raise ValueError(f"solve_nodes must be an int at least 0, not {solve_nodes!r}")
-    playouts, budget_us = _budget(budget_ms, playouts, None)
-    if playouts is None:
-        playouts = ANALYSIS_PLAYOUTS
+    playouts, budget_us = _budget(budget_ms, playouts, None, ANALYSIS_PLAYOUTS)
     used_seed = _seed(seed)
     raw = analyse_record(
         record,
