@@ -513,6 +513,14 @@ def test_the_replay_draws_the_servers_analysis(page, server: Server) -> None:
     assert [int(d.get_attribute("data-decision")) for d in dots] == [
         d["number"] for d in analysis["decisions"]
     ]
+    # one line per side: the deal's winners and losers, each through its seats' decisions
+    winners = server.http.get(f"/tables/{table}/replay?deal=0").json()["result"]["winners"]
+    lines = {
+        line.get_attribute("data-side"): len(line.get_attribute("points").split())
+        for line in graph.find_elements(By.TAG_NAME, "polyline")
+    }
+    won = sum(d["seat"] in winners for d in analysis["decisions"])
+    assert lines == {"won": won, "lost": len(analysis["decisions"]) - won}
     marked = [d for d in analysis["decisions"] if d["judgement"] in ("mistake", "blunder")]
     marks = page.find_elements(By.CSS_SELECTOR, "[data-testid=analysis-mark]")
     assert len(marks) == len(marked)

@@ -1,7 +1,8 @@
 // The engine's analysis of a finished deal on its replay page (POST
 // /replay/{table}/{deal}/analysis, docs/bots.md#analysis): a win-rate line
-// per seat over the deal's decisions (each seat's side as that seat judged
-// it, from what it could see), mistakes and blunders marked on that
+// per side over the deal's decisions (at each decision, the side's chance
+// as the seat that decided judged it, from what that seat could see; the
+// sides are the deal's winners and losers), mistakes and blunders marked on that
 // timeline, and at a marked step what was best and what was played. The
 // page computes no judgement: it draws the server's.
 "use strict";
@@ -16,10 +17,10 @@ const W = 300;
 const H = 80;
 
 // source: {table, deal} of the replay, or null (a local record has no analysis).
-export const an = { source: null, data: null, byFrame: new Map(), frames: [] };
+export const an = { source: null, data: null, byFrame: new Map(), frames: [], winners: [] };
 
-export function resetAnalysis(source, frames) {
-  Object.assign(an, { source, data: null, byFrame: new Map(), frames });
+export function resetAnalysis(source, frames, result) {
+  Object.assign(an, { source, data: null, byFrame: new Map(), frames, winners: (result && result.winners) || [] });
   $("analyse").hidden = !source;
   $("analyse").disabled = false;
   $("analysis").hidden = true;
@@ -65,13 +66,14 @@ export function drawAnalysis(go) {
   const svg = $("winrate-graph");
   svg.setAttribute("viewBox", `-4 -4 ${W + 8} ${H + 8}`);
   const parts = [node("line", { x1: 0, x2: W, y1: y(0.5), y2: y(0.5), class: "even" })];
-  const seats = [...new Set(an.data.decisions.map((d) => d.seat))].sort();
-  for (const s of seats) {
-    const points = an.data.decisions.filter((d) => d.seat === s).map((d) => `${x(d.number + 1)},${y(d.wp)}`);
-    parts.push(node("polyline", { points: points.join(" "), class: `seat seat-${s % 6}` }));
+  const side = (seat) => (an.winners.includes(seat) ? "won" : "lost");
+  const sides = ["won", "lost"].filter((k) => an.data.decisions.some((d) => side(d.seat) === k));
+  for (const k of sides) {
+    const points = an.data.decisions.filter((d) => side(d.seat) === k).map((d) => `${x(d.number + 1)},${y(d.wp)}`);
+    parts.push(node("polyline", { points: points.join(" "), class: `side side-${k}`, "data-side": k }));
   }
   for (const d of an.data.decisions) {
-    const dot = node("circle", { cx: x(d.number + 1), cy: y(d.wp), r: MARKED.has(d.judgement) ? 4 : 2, class: `seat-${d.seat % 6} ${d.judgement || ""}`, "data-decision": d.number });
+    const dot = node("circle", { cx: x(d.number + 1), cy: y(d.wp), r: MARKED.has(d.judgement) ? 4 : 2, class: `side-${side(d.seat)} ${d.judgement || ""}`, "data-decision": d.number });
     const title = node("title", {});
     title.textContent = `${t("seat", { n: d.seat + 1 })}: ${words(d.played, d.number + 1)} ${d.wp.toFixed(2)}`;
     dot.append(title);
@@ -81,10 +83,12 @@ export function drawAnalysis(go) {
   const at = Number($("slider").value);
   parts.push(node("line", { x1: x(at), x2: x(at), y1: 0, y2: H, class: "cursor" }));
   svg.replaceChildren(...parts);
-  const legend = seats.map((s) => {
+  const seats = [...new Set(an.data.decisions.map((d) => d.seat))].sort((a, b) => a - b);
+  const legend = sides.map((k) => {
     const key = document.createElement("span");
-    key.className = `legend seat-${s % 6}`;
-    key.textContent = `● ${t("seat", { n: s + 1 })}`;
+    key.className = `legend side-${k}`;
+    const names = seats.filter((s) => side(s) === k).map((s) => t("seat", { n: s + 1 })).join(", ");
+    key.textContent = `● ${t(`side-${k}`, { seats: names })}`;
     return key;
   });
   $("analysis-marks").replaceChildren(...legend, ...an.data.decisions.filter((d) => MARKED.has(d.judgement)).map((d) => {

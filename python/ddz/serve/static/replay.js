@@ -39,7 +39,7 @@ export async function openReplay(source) {
   slider.min = 0;
   slider.max = data.frames.length - 1;
   slider.value = 0;
-  resetAnalysis(source.table !== undefined ? source : null, data.frames);
+  resetAnalysis(source.table !== undefined ? source : null, data.frames, data.result);
   redrawReplay();
 }
 
