@@ -40,6 +40,8 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DEAL_SECONDS = 90
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
+#: More screens one test visits (check_both_sizes keeps to SIZES): a small laptop.
+SCREENS = {**SIZES, "laptop": (1280, 720)}
 SHOTS = os.environ.get("DDZ_SCREENSHOTS")
 #: Text a person should never read: JSON punctuation, raw field names, a missing word.
 JSONISH = re.compile(r'[{}\[\]"]|\b[a-z]+_[a-z_]+\b|\b(?:true|false|null|undefined|NaN)\b|\?')
@@ -98,7 +100,7 @@ def page(browser, server):
 
 # ---- helpers -------------------------------------------------------------------------
 def viewport(driver, size: str) -> None:
-    width, height = SIZES[size]
+    width, height = SCREENS[size]
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
@@ -771,6 +773,73 @@ def test_the_page_in_chinese(page, server: Server) -> None:
     wait_for(
         page, lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid=seat-0] .name").text == "You"
     )
+
+
+FELT_FITS = """
+const felt = document.getElementById('felt');
+const own = document.querySelector('#seat-bottom .seat').getBoundingClientRect();
+return {scroll: felt.scrollHeight, client: felt.clientHeight,
+        own: [own.left, own.top, own.right, own.bottom], screen: [innerWidth, innerHeight],
+        parts: Object.fromEntries(
+          ['counter', 'seats-top', 'seats-left', 'middle', 'seat-bottom', 'hand', 'controls', 'bar']
+          .map((id) => [id, Math.round(document.getElementById(id).offsetHeight)])),
+        played: [...document.querySelectorAll('#felt .seat .last')].filter(
+          (l) => l.querySelector('.card')).length};
+"""
+
+
+def play_until_my_turn(driver, plays: int) -> None:
+    """Take this seat's turns (bids, sides, plays) until it is to play for
+    the plays-th time since the cards started, the others' plays on the felt."""
+    deadline = time.monotonic() + DEAL_SECONDS
+    turn = played = 0
+    while True:
+        assert time.monotonic() < deadline, "the play did not come round in time"
+        brief = driver.execute_script(BRIEF)
+        assert brief["phase"] != "over", "the deal ended first"
+        if brief["legal"] is None:
+            driver.execute_async_script(NEWER, brief["version"])
+            continue
+        if brief["phase"] == "play":
+            played += 1
+            if played == plays:
+                return
+        take_turn(driver, brief["legal"], brief["phase"], turn, keyboard=False)
+        turn += 1
+        driver.execute_async_script(NEWER, brief["version"])
+
+
+@pytest.mark.parametrize("preset", ["classic", "four-player", "five-player", "six-player-teams"])
+def test_every_seat_fits_a_laptop_screen_without_scrolling(
+    page, server: Server, preset: str
+) -> None:
+    """3 to 6 seats in play, cards on the felt: at 1366×768, 1280×720 and on
+    a phone, in both languages, the felt does not scroll and this seat's own box (name,
+    roles, turn) is on screen, not below the fold."""
+    new_table(page, preset, seed=3)
+    play_until_my_turn(page, plays=2)
+    for lang in ("en", "zh"):
+        if lang == "zh":
+            page.find_element(By.ID, "lang").click()
+            wait_for(
+                page, lambda d: d.execute_script("return document.documentElement.lang") == "zh-CN"
+            )
+        for size in ("desktop", "laptop", "phone"):
+            viewport(page, size)
+            # a pulse (scale 1.15) on a forced Pass would overlap its neighbour for a second
+            page.execute_script("document.getAnimations().forEach((a) => a.finish());")
+            got = page.execute_script(FELT_FITS)
+            width, height = got["screen"]
+            where = f"{preset}, {lang}, {width}×{height}"
+            assert got["played"] >= 1, (where, "too few plays on the felt to judge", got)
+            assert got["scroll"] <= got["client"] + 1, (where, "the felt scrolls", json.dumps(got))
+            left, top, right, bottom = got["own"]
+            assert left >= -0.5 and top >= -0.5, (where, "own seat off screen", got)
+            on_screen = right <= width + 0.5 and bottom <= height + 0.5
+            assert on_screen, (where, "own seat off screen", got)
+            check_layout(page, where)
+    page.find_element(By.ID, "lang").click()
+    viewport(page, "desktop")
 
 
 def test_a_chinese_browser_starts_in_chinese(page, server: Server) -> None:
