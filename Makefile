@@ -59,6 +59,7 @@ bench:
 	$(PYTHON) -m pytest benches --benchmark-enable
 	cargo bench -p ddz-core
 
-# Regenerate the docs' tables from the engine's declarations.
-docs-tables:
+# Regenerate the docs' tables and the stub's option getters from the engine's
+# declarations, which it reads through the built extension (hence `dev`).
+docs-tables: dev
 	$(PYTHON) tests/docs_tables.py

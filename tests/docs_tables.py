@@ -1,9 +1,12 @@
-"""Tables of docs/*.md generated from the engine's declarations, so the
-docs cannot drift from the code: `tests/test_docs_tables.py` checks each
+"""Tables of docs/*.md, and the option getters of the stub
+(python/ddz/_ddz.pyi), generated from the engine's declarations, so
+neither can drift from the code: `tests/test_docs_tables.py` checks each
 marked block against what this module writes, and
-`python tests/docs_tables.py` rewrites the blocks in place.
+`python tests/docs_tables.py` rewrites the blocks in place (it needs a
+built extension: it reads the declarations through `ddz`).
 
-A block sits between `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
+A block sits between `<!-- NAME:begin -->` and `<!-- NAME:end -->` (in
+the stub, as comments).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 import ddz
 import ddz.types
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _families() -> list[tuple[str, list[str]]]:
@@ -86,6 +89,27 @@ def option_table() -> str:
     return "\n".join(out) + "\n"
 
 
+#: The stub's annotation of each option type; a word option's is the
+#: `Literal` alias of ddz.types holding exactly its words, else `str`.
+STUB_TYPES = {"bool": "bool", "int": "int", "str": "str", "king bombs": "list[dict[str, int]]"}
+
+
+def _word_alias(words: list[str]) -> str:
+    for name, alias in vars(ddz.types).items():
+        if typing.get_origin(alias) is typing.Literal and list(typing.get_args(alias)) == words:
+            return name
+    return "str"
+
+
+def stub_getters() -> str:
+    """`Rules`' property of each option, as the bindings make them."""
+    out = []
+    for o in ddz.Rules.options():
+        kind = _word_alias(o["words"]) if o["words"] else STUB_TYPES[o["type"]]
+        out += ["    @property", f"    def {o['name']}(self) -> {kind}: ..."]
+    return "\n".join(out) + "\n"
+
+
 RULE_WORDS = Path(ddz.__file__).parent / "serve" / "static" / "rules-words.json"
 
 
@@ -117,26 +141,28 @@ def preset_glance() -> str:
 
 #: Every generated block: (file, block name) -> its text.
 BLOCKS: dict[tuple[str, str], Callable[[], str]] = {
-    ("roles.md", "roles"): role_tables,
-    ("rules.md", "options"): option_table,
-    ("presets.md", "glance"): preset_glance,
+    ("docs/roles.md", "roles"): role_tables,
+    ("docs/rules.md", "options"): option_table,
+    ("docs/presets.md", "glance"): preset_glance,
+    ("python/ddz/_ddz.pyi", "rule-getters"): stub_getters,
 }
 
 
 def block_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(<!-- {name}:begin -->\n)(.*?)(<!-- {name}:end -->)", re.S)
+    # The end marker may follow a comment sign and indentation (the stub's).
+    return re.compile(rf"(<!-- {name}:begin -->\n)(.*?)(^[ #]*<!-- {name}:end -->)", re.S | re.M)
 
 
 def current(page: str, name: str) -> str:
-    match = block_pattern(name).search((DOCS / page).read_text())
+    match = block_pattern(name).search((ROOT / page).read_text())
     if match is None:
-        raise LookupError(f"docs/{page} has no block {name!r}")
+        raise LookupError(f"{page} has no block {name!r}")
     return match.group(2)
 
 
 def write() -> None:
     for (page, name), make in BLOCKS.items():
-        path = DOCS / page
+        path = ROOT / page
         text = path.read_text()
         body = make()
         new = block_pattern(name).sub(lambda m, body=body: m.group(1) + body + m.group(3), text)

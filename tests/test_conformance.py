@@ -34,6 +34,41 @@ def test_custom_rule_sets_conform(preset: str, options: dict) -> None:
     assert report.steps > 0
 
 
+def flipped_options() -> list[tuple[str, str]]:
+    """Each boolean option, flipped on the first preset whose flow reads it
+    and that can play it flipped, from the declaration (so a new option
+    is played here without a hand-written case)."""
+    cases = []
+    for o in ddz.Rules.options():
+        if o["type"] != "bool":
+            continue
+        for preset in ddz.PRESETS:
+            if ddz.Rules(preset).flow not in o["flows"]:
+                continue
+            try:
+                ddz.Rules(preset, **{o["name"]: not o["defaults"][preset]})
+            except ddz.RulesError:
+                continue
+            cases.append((preset, o["name"]))
+            break
+    return cases
+
+
+FLIPPED = flipped_options()
+
+
+def test_every_boolean_option_can_be_flipped_somewhere() -> None:
+    flipped = {name for _, name in FLIPPED}
+    assert flipped == {o["name"] for o in ddz.Rules.options() if o["type"] == "bool"}
+
+
+@pytest.mark.parametrize(("preset", "option"), FLIPPED, ids=[f"{p}-{o}" for p, o in FLIPPED])
+def test_each_boolean_option_flipped_conforms(preset: str, option: str) -> None:
+    value = not getattr(ddz.Rules(preset), option)
+    report = check_game(ddz.Rules(preset, **{option: value}), deals=2, seed=3, every=4)
+    assert report.steps > 0
+
+
 def test_the_checker_catches_scores_that_do_not_sum_to_zero(monkeypatch) -> None:
     real = ddz.Game.result
 

@@ -11,24 +11,25 @@ import ddz
 from ddz.agents import RandomAgent
 from ddz.game.game import FORMAT
 
-#: Options added after the first record format (a ddz-game/1 record lacks
-#: them), as the core declares them.
-LATER_OPTIONS = tuple(o["name"] for o in ddz.Rules.options() if o["since"] != "ddz-game/1")
+#: The first record format: its rule dicts lack every option added later.
+FIRST = ddz._ddz.RECORD_FORMATS[0]
+
+#: Options added after the first record format, as the core declares them
+#: (its tests pin the first format's options).
+LATER_OPTIONS = tuple(o["name"] for o in ddz.Rules.options() if o["since"] != FIRST)
 
 
-def test_the_later_options_are_the_game_flow_options_of_format_2() -> None:
-    # The declaration's record bookkeeping, pinned: these came with ddz-game/2.
-    assert set(LATER_OPTIONS) == {
-        "flow",
-        "bidding",
-        "kitty_shown",
-        "doubling_bomb",
-        "kicks",
-        "kick_factor",
-        "strong_hand_bids",
-        "six_beats_five",
-    }
-    assert {o["since"] for o in ddz.Rules.options()} <= set(ddz._ddz.RECORD_FORMATS)
+@pytest.mark.parametrize("option", ddz.Rules.options(), ids=lambda o: o["name"])
+def test_only_an_option_added_later_may_be_missing(option: dict) -> None:
+    assert option["since"] in ddz._ddz.RECORD_FORMATS
+    name = option["name"]
+    rules = ddz.Rules("laizi").to_dict()
+    del rules[name]
+    if option["since"] == FIRST:
+        with pytest.raises(ValueError, match=f'missing option "{name}"'):
+            ddz.Rules.from_dict(rules)
+    else:
+        assert ddz.Rules.from_dict(rules) == ddz.Rules("laizi")
 
 
 def record(preset: str = "classic", seed: int = 4) -> dict:
@@ -41,7 +42,7 @@ def record(preset: str = "classic", seed: int = 4) -> dict:
 def test_a_first_format_record_still_loads(preset: str) -> None:
     data = record(preset)
     assert data["format"] == FORMAT == ddz._ddz.RECORD_FORMATS[-1]
-    old = {**data, "format": "ddz-game/1"}
+    old = {**data, "format": FIRST}
     old["rules"] = {k: v for k, v in data["rules"].items() if k not in LATER_OPTIONS}
     again = ddz.Game.from_json(json.dumps(old))
     assert again.result == ddz.Game.from_json(json.dumps(data)).result

@@ -52,8 +52,12 @@ def test_the_stub_declares_one_typed_property_per_option() -> None:
 
 
 def test_the_getters_are_the_declared_options() -> None:
-    getters = {n for n, v in vars(ddz.Rules).items() if type(v).__name__ == "getset_descriptor"}
+    getters = {n for n, v in vars(ddz.Rules).items() if isinstance(v, property)}
     assert getters == {o["name"] for o in OPTIONS}
+    for o in OPTIONS:
+        assert vars(ddz.Rules)[o["name"]].__doc__ == o["doc"], o["name"]
+    with pytest.raises(AttributeError):
+        ddz.Rules().players = 4  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("preset", ddz.PRESETS)

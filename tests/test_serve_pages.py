@@ -218,7 +218,7 @@ def test_offered_seats_in_the_lobby(server: Server) -> None:
 
 def test_ddz_replay_refuses_a_bad_record(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "ddz-game/2"}')
+    bad.write_text(json.dumps({"format": ddz.game.game.FORMAT}))
     assert main(["replay", str(bad), "--no-browser"]) == 2
     assert "not a finished deal's record" in capsys.readouterr().err
     unfinished = tmp_path / "unfinished.json"

@@ -281,7 +281,7 @@ class PlayEntry(TypedDict):
 
 
 class Record(TypedDict):
-    """`json.loads(game.to_json())` (format ``ddz-game/2``, docs/game.md)."""
+    """`json.loads(game.to_json())` (format ``ddz.game.game.FORMAT``, docs/game.md)."""
 
     format: str
     rules: dict[str, Any]

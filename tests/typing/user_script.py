@@ -76,7 +76,7 @@ def main() -> None:
     assert result is not None
     read_result(result)
     record: Record = json.loads(game.to_json())
-    assert record["format"] == "ddz-game/2" and record["deals"][0]["hands"]
+    assert record["format"] == ddz._ddz.RECORD_FORMAT and record["deals"][0]["hands"]
     try:
         game.step("pass")
     except ddz.IllegalAction as e:

@@ -4,8 +4,9 @@ is well formed, from a seat's own token, at an open table.
 FastAPI's routing, dependency solving and serialization cost about twice
 what applying the action, the bots' answers and the commit do (see
 docs/server.md, Load). This pure ASGI middleware answers that one kind of
-request itself, with the same model, the same token check and the same
-`Lobby.act`; it hands anything else, or anything out of the ordinary (no
+request itself, with the same model, the same token check and the route's
+own `apply_action` (table_routes.py), so an action is applied one way
+whichever way it came in; it hands anything else, or anything out of the ordinary (no
 or a wrong token, a body the model refuses, another content type, a
 closed or unknown table), to FastAPI unchanged, so every error reply is
 FastAPI's as before and the API documents itself as before.
@@ -18,12 +19,11 @@ import re
 
 from pydantic import ValidationError
 
-from .auth import token_hash
 from .limits import replay, send_json
 from .lobby import Lobby
 from .models import ActionRequest
 from .replies import Refused, error_json
-from .tables import Request
+from .table_routes import apply_action, seat_for
 
 ACTIONS = re.compile(r"/tables/([^/]+)/actions")
 
@@ -61,16 +61,18 @@ class FastActions:
         if table is None or content_type != b"application/json" or token is None:
             return None
         scheme, _, credentials = token.decode("latin-1").partition(" ")
-        bearer = scheme.lower() == "bearer"  # as fastapi.security.HTTPBearer parses it
-        seat = table.seat_of(token_hash(credentials.strip())) if bearer else None
-        if seat is None:
+        if scheme.lower() != "bearer":  # as fastapi.security.HTTPBearer parses it
+            return None
+        try:
+            seat = seat_for(table, credentials.strip())  # the route's own check
+        except Refused:
             return None
         try:
             action = ActionRequest.model_validate(json.loads(body))
         except (ValueError, RecursionError, ValidationError):  # FastAPI's to word
             return None
         try:
-            view = await self.lobby.act(table_id, seat, Request(**action.model_dump()))
+            view = await apply_action(self.lobby, table_id, seat, action)
             return 200, view.encode()
         except Refused as e:  # what the app's handler answers for it, in the same bytes
             return e.status, error_json(e.message)

@@ -38,6 +38,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzle::puzzle_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::analyse_puzzles, m)?)?;
     m.add_class::<types::PyRules>()?;
+    types::add_option_getters(&m.py().get_type::<types::PyRules>())?;
     m.add_class::<types::PyCards>()?;
     m.add_class::<types::PyMove>()?;
     m.add_class::<movelist::MoveList>()?;

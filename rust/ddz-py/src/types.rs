@@ -6,7 +6,8 @@ use crate::movelist::MoveList;
 use ddz_core::{Cards, Engine, Move, Rules};
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyCFunction, PyDict, PyList, PyType};
+use std::ffi::{CStr, CString};
 use std::sync::Arc;
 
 /// A multiset of cards as a count vector over 3..2, X, D, L.
@@ -168,6 +169,43 @@ impl PyRules {
     }
 }
 
+/// Give `Rules` one read-only property per option the core declares
+/// (`ddz_core::rules::OPTIONS`), made from the declaration at import: the
+/// declaration is the only list of options, so a new one needs nothing
+/// here. Each gives the option's value as `to_dict()` holds it (a word
+/// option its word, `king_bombs` a list of dicts).
+pub(crate) fn add_option_getters(class: &Bound<'_, PyType>) -> PyResult<()> {
+    let py = class.py();
+    let property = py.import("builtins")?.getattr("property")?;
+    for spec in ddz_core::rules::OPTIONS {
+        let get = spec.get;
+        // Named as the option, so that a traceback says which getter ran;
+        // made once per import.
+        let name: &'static CStr = Box::leak(
+            CString::new(spec.name)
+                .expect("an identifier")
+                .into_boxed_c_str(),
+        );
+        let fget = PyCFunction::new_closure(
+            py,
+            Some(name),
+            None,
+            move |args, _| -> PyResult<Py<PyAny>> {
+                let this = args.get_item(0)?;
+                let rules = this.cast::<PyRules>()?;
+                let value = get(rules.get().engine.rules());
+                Ok(crate::table::to_py(args.py(), &value)?.unbind())
+            },
+        )?;
+        let doc = spec.doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        class.setattr(
+            spec.name,
+            property.call1((fget, py.None(), py.None(), doc))?,
+        )?;
+    }
+    Ok(())
+}
+
 #[pymethods]
 impl PyRules {
     /// `Rules(preset="classic", **options)`: a preset with options overridden.
@@ -258,120 +296,6 @@ impl PyRules {
         json_module(py)?.call_method1("loads", (self.to_json(),))
     }
 
-    // Typed getters of every option (docs/rules.md#custom-rule-sets).
-    #[getter]
-    fn trio_single(&self) -> bool {
-        self.engine.rules().trio_single
-    }
-    #[getter]
-    fn plane_singles(&self) -> bool {
-        self.engine.rules().plane_singles
-    }
-    #[getter]
-    fn four_two_singles(&self) -> bool {
-        self.engine.rules().four_two_singles
-    }
-    #[getter]
-    fn four_two_pairs(&self) -> bool {
-        self.engine.rules().four_two_pairs
-    }
-    #[getter]
-    fn joker_pairs(&self) -> bool {
-        self.engine.rules().joker_pairs
-    }
-    #[getter]
-    fn joker_trio_pair(&self) -> bool {
-        self.engine.rules().joker_trio_pair
-    }
-    #[getter]
-    fn wings_consecutive(&self) -> bool {
-        self.engine.rules().wings_consecutive
-    }
-    #[getter]
-    fn no_bomb_inside(&self) -> bool {
-        self.engine.rules().no_bomb_inside
-    }
-    #[getter]
-    fn rocket_as_kickers(&self) -> bool {
-        self.engine.rules().rocket_as_kickers
-    }
-    #[getter]
-    fn plane_222333_high(&self) -> bool {
-        self.engine.rules().plane_222333_high
-    }
-    #[getter]
-    fn seven_star_kills_last_joker(&self) -> bool {
-        self.engine.rules().seven_star_kills_last_joker
-    }
-    #[getter]
-    fn spring(&self) -> bool {
-        self.engine.rules().spring
-    }
-    #[getter]
-    fn anti_spring(&self) -> bool {
-        self.engine.rules().anti_spring
-    }
-    #[getter]
-    fn auto_win(&self) -> bool {
-        self.engine.rules().auto_win
-    }
-    #[getter]
-    fn kitty_shown(&self) -> bool {
-        self.engine.rules().kitty_shown
-    }
-    #[getter]
-    fn kicks(&self) -> bool {
-        self.engine.rules().kicks
-    }
-    #[getter]
-    fn strong_hand_bids(&self) -> bool {
-        self.engine.rules().strong_hand_bids
-    }
-    #[getter]
-    fn six_beats_five(&self) -> bool {
-        self.engine.rules().six_beats_five
-    }
-    #[getter]
-    fn landlord_bidding(&self) -> bool {
-        self.engine.rules().landlord_bidding
-    }
-    #[getter]
-    fn farmers_pick_sides(&self) -> bool {
-        self.engine.rules().farmers_pick_sides
-    }
-    #[getter]
-    fn both_copies_open(&self) -> bool {
-        self.engine.rules().both_copies_open
-    }
-    #[getter]
-    fn three_copies_win(&self) -> bool {
-        self.engine.rules().three_copies_win
-    }
-    #[getter]
-    fn forced_taker(&self) -> bool {
-        self.engine.rules().forced_taker
-    }
-    #[getter]
-    fn doubling_bomb(&self) -> u8 {
-        self.engine.rules().doubling_bomb
-    }
-    #[getter]
-    fn kick_factor(&self) -> u8 {
-        self.engine.rules().kick_factor
-    }
-    #[getter]
-    fn level_points(&self) -> u16 {
-        self.engine.rules().level_points
-    }
-    #[getter]
-    fn no_grab_base(&self) -> u8 {
-        self.engine.rules().no_grab_base
-    }
-    /// The deal flow (docs/rules.md#flow).
-    #[getter]
-    fn flow(&self) -> &'static str {
-        self.engine.rules().flow.name()
-    }
     /// The roles this rule set's observations hold, in their order: one
     /// dict each (docs/roles.md).
     fn roles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -392,68 +316,6 @@ impl PyRules {
             out.append(d)?;
         }
         Ok(out)
-    }
-    #[getter]
-    fn sequences(&self) -> &'static str {
-        self.engine.rules().sequences.name()
-    }
-    #[getter]
-    fn ladder(&self) -> &'static str {
-        self.engine.rules().ladder.name()
-    }
-    #[getter]
-    fn double_step(&self) -> &'static str {
-        self.engine.rules().double_step.name()
-    }
-    #[getter]
-    fn score_scheme(&self) -> &'static str {
-        self.engine.rules().score_scheme.name()
-    }
-    #[getter]
-    fn bidding(&self) -> &'static str {
-        self.engine.rules().bidding.name()
-    }
-    #[getter]
-    fn kitty_split(&self) -> &'static str {
-        self.engine.rules().kitty_split.name()
-    }
-    #[getter]
-    fn two_bids_base(&self) -> &'static str {
-        self.engine.rules().two_bids_base.name()
-    }
-    /// The king bombs: `{"small", "big", "above", "order"}` per entry.
-    #[getter]
-    fn king_bombs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let value = serde_json::to_value(&self.engine.rules().king_bombs).map_err(rules_error)?;
-        crate::table::to_py(py, &value)
-    }
-    #[getter]
-    fn preset(&self) -> String {
-        self.engine.rules().preset.clone()
-    }
-    #[getter]
-    fn players(&self) -> u8 {
-        self.engine.rules().players
-    }
-    #[getter]
-    fn decks(&self) -> u8 {
-        self.engine.rules().decks
-    }
-    #[getter]
-    fn laizi(&self) -> u8 {
-        self.engine.rules().laizi
-    }
-    #[getter]
-    fn hand_size(&self) -> u8 {
-        self.engine.rules().hand_size
-    }
-    #[getter]
-    fn kitty(&self) -> u8 {
-        self.engine.rules().kitty
-    }
-    #[getter]
-    fn set_aside(&self) -> u8 {
-        self.engine.rules().set_aside
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -412,6 +412,13 @@ mod tests {
     use super::*;
     use crate::rules::PRESETS;
 
+    #[test]
+    fn each_flow_has_its_family() {
+        for flow in crate::rules::Flow::ALL {
+            assert_eq!(family_of(flow).flow, flow);
+        }
+    }
+
     /// Play `t` out with choices drawn from `seed`; the actions taken.
     fn play_out(t: &mut Table, seed: u64) -> usize {
         let mut rng = Rng(seed);

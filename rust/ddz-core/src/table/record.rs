@@ -502,6 +502,64 @@ impl serde_json::ser::Formatter for SpacedFormatter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::later_options;
+    use crate::rules::OPTIONS;
+
+    /// The options of the first record format (`ddz-game/1`), as it was
+    /// released: history, never edited. An option not here was added later.
+    const FIRST_FORMAT: [&str; 35] = [
+        "preset",
+        "players",
+        "decks",
+        "laizi",
+        "hand_size",
+        "kitty",
+        "set_aside",
+        "trio_single",
+        "plane_singles",
+        "four_two_singles",
+        "four_two_pairs",
+        "joker_pairs",
+        "joker_trio_pair",
+        "sequences",
+        "wings_consecutive",
+        "no_bomb_inside",
+        "rocket_as_kickers",
+        "plane_222333_high",
+        "ladder",
+        "king_bombs",
+        "seven_star_kills_last_joker",
+        "spring",
+        "anti_spring",
+        "double_step",
+        "score_scheme",
+        "auto_win",
+        "level_points",
+        "no_grab_base",
+        "landlord_bidding",
+        "farmers_pick_sides",
+        "kitty_split",
+        "both_copies_open",
+        "three_copies_win",
+        "forced_taker",
+        "two_bids_base",
+    ];
+
+    #[test]
+    fn an_option_added_after_the_first_format_says_so() {
+        for o in OPTIONS {
+            let first = FIRST_FORMAT.contains(&o.name);
+            assert_eq!(o.since == 1, first, "{}: since {}", o.name, o.since);
+            assert!(
+                (1..=FORMATS.len()).contains(&(o.since as usize)),
+                "{}",
+                o.name
+            );
+        }
+        assert_eq!(FORMATS.last(), Some(&FORMAT));
+        let later: Vec<&str> = later_options().map(|o| o.name).collect();
+        assert_eq!(later.len(), OPTIONS.len() - FIRST_FORMAT.len());
+    }
 
     #[test]
     fn seeds_reduce_as_python_does() {

@@ -1,7 +1,7 @@
 //! Per-seat 0/1 masks over every action id, kept up to date in place:
 //! each seat's mask shows the ids of its latest moment (the PettingZoo
 //! adapter's `action_mask`, one array per agent made once). The ids come
-//! from the env's own numbering (`table::ActionTable`, `Legal::ids`).
+//! from the env's own numbering (`table::ActionTable`, `LegalArrays::ids`).
 
 /// Which ids each seat's mask has set.
 pub struct SeatMasks {

@@ -26,7 +26,7 @@ pub mod roles;
 
 use crate::batch::default_threads;
 use crate::engine::Engine;
-use crate::simulate::{Outcome as DealOutcome, Seats};
+use crate::simulate::{Outcome, Seats};
 use crate::table::{ActionTable, SetupError, Table};
 use arrays::{per_env, Dims};
 use env::{Ctx, Env};
@@ -108,7 +108,7 @@ pub struct Options {
     /// learner's and the auction is played.
     pub seating: Option<Seating>,
     pub limits: Limits,
-    /// Number the legal actions (`Legal::ids`) by this table.
+    /// Number the legal actions (`LegalArrays::ids`) by this table.
     pub ids: Option<Arc<ActionTable>>,
     /// Keep a dense mask over every id per env (needs `ids`).
     pub mask: bool,
@@ -136,7 +136,7 @@ impl Default for Options {
     }
 }
 
-per_env!(Outcome, OutcomeRow, |d| {
+per_env!(OutcomeArrays, OutcomeRow, |d| {
     reward: f32 = [d.rewards],
     terminated: bool = [],
     truncated: bool = [],
@@ -153,7 +153,7 @@ per_env!(Outcome, OutcomeRow, |d| {
 /// `offsets[i]..offsets[i + 1]`, in the order the step's indices count
 /// (`Game`'s order: the plays in hint order, then the words).
 #[derive(Clone, Debug, Default)]
-pub struct Legal {
+pub struct LegalArrays {
     pub offsets: Vec<i64>,
     /// A play's cards (zeros for other decisions), 16 per row.
     pub cards: Vec<u8>,
@@ -166,7 +166,7 @@ pub struct Legal {
     pub ids: Vec<i32>,
 }
 
-impl Legal {
+impl LegalArrays {
     /// Room for `total` actions over `envs` envs, and the arrays as a step
     /// writes them.
     fn sized(&mut self, envs: usize, total: usize, ids: bool) -> LegalRows<'_> {
@@ -275,9 +275,9 @@ pub struct VecEnv {
     dims: Dims,
     roles: RoleColumns,
     obs: Obs,
-    outcome: Outcome,
+    outcome: OutcomeArrays,
     final_obs: Option<Obs>,
-    legal: Legal,
+    legal: LegalArrays,
     /// Per env, its row of every id (`Options::mask`).
     mask: Vec<bool>,
     /// Legal actions per env, from the last step (scratch).
@@ -285,7 +285,7 @@ pub struct VecEnv {
     /// The envs whose rows `write_side` wrote, in row order, and the rows.
     side_envs: Vec<usize>,
     side_obs: Obs,
-    side_legal: Legal,
+    side_legal: LegalArrays,
     side_mask: Vec<bool>,
     /// Answers of an `answer` call, by env (scratch).
     answers: Vec<usize>,
@@ -402,14 +402,14 @@ impl VecEnv {
             dims,
             roles,
             obs: Obs::new(&dims),
-            outcome: Outcome::new(&dims),
+            outcome: OutcomeArrays::new(&dims),
             final_obs: None,
-            legal: Legal::default(),
+            legal: LegalArrays::default(),
             mask: Vec::new(),
             counts: vec![0; num_envs],
             side_envs: Vec::new(),
             side_obs: Obs::default(),
-            side_legal: Legal::default(),
+            side_legal: LegalArrays::default(),
             side_mask: Vec::new(),
             answers: vec![usize::MAX; num_envs],
             dz,
@@ -568,7 +568,7 @@ impl VecEnv {
 
     /// The side buffers `write_side` last wrote: the envs, their
     /// observations (rows `0..envs.len()`), legal actions and mask.
-    pub fn side(&self) -> (&[usize], &Obs, &Legal, &[bool]) {
+    pub fn side(&self) -> (&[usize], &Obs, &LegalArrays, &[bool]) {
         (
             &self.side_envs,
             &self.side_obs,
@@ -618,7 +618,7 @@ impl VecEnv {
 
     /// End a step or reset once no env waits for an external player:
     /// the observations not yet written, then the legal actions (into the
-    /// env's own `Legal` when `legal` is None; into `legal` if they fit,
+    /// env's own `LegalArrays` when `legal` is None; into `legal` if they fit,
     /// else only its offsets) and the mask. Returns the number of legal
     /// actions.
     pub fn finish(&mut self, legal: Option<LegalRows<'_>>) -> Result<usize, BadAction> {
@@ -969,11 +969,11 @@ impl VecEnv {
 
     /// Rewards, terminations, truncations and the results of the deals
     /// the last step finished.
-    pub fn outcome(&self) -> &Outcome {
+    pub fn outcome(&self) -> &OutcomeArrays {
         &self.outcome
     }
 
-    pub fn legal(&self) -> &Legal {
+    pub fn legal(&self) -> &LegalArrays {
         &self.legal
     }
 
@@ -1020,7 +1020,7 @@ impl VecEnv {
 
     /// The results of the envs' one deal each (`Dealing::Once`), in env
     /// order; None for an env whose deal is not over.
-    pub fn outcomes(&self) -> Vec<Option<DealOutcome>> {
+    pub fn outcomes(&self) -> Vec<Option<Outcome>> {
         self.envs.iter().map(|e| e.finished.clone()).collect()
     }
 }
@@ -1039,7 +1039,7 @@ fn split<'a, T>(mut buf: &'a mut [T], counts: &[usize], width: usize) -> Vec<&'a
 /// The offsets of `counts`, and the rows into `given` if they fit (else
 /// its offsets only) or into `own` resized to fit. Returns the total.
 fn write_legal(
-    own: &mut Legal,
+    own: &mut LegalArrays,
     given: Option<LegalRows<'_>>,
     envs: &[Env],
     counts: &[usize],

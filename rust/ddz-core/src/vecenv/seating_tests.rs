@@ -184,7 +184,7 @@ fn one_deal_each_plays_simulates_deals_with_any_opening() {
         for (got, want) in env.outcomes().into_iter().zip(want) {
             let got = got.expect("every deal is played out");
             let facts =
-                |o: &DealOutcome| format!("{:?} {} {} {:?}", o.report, o.turns, o.bombs, o.scores);
+                |o: &Outcome| format!("{:?} {} {} {:?}", o.report, o.turns, o.bombs, o.scores);
             assert_eq!(facts(&got), facts(&want), "{preset} {opening:?}");
         }
     }

@@ -279,7 +279,7 @@ fn step_single(env: &mut Env, i: usize) {
         roles: 0,
         rewards: players,
     };
-    let mut out = Outcome::new(&d);
+    let mut out = OutcomeArrays::new(&d);
     env.step(i, &ctx, &mut out.rows(&d)[0], None);
 }
 
