@@ -2,6 +2,7 @@
 //! actions `VecEnv` can meet (docs/rl.md, "Padded candidates").
 //!
 //! `cargo run --release -p ddz-core --example max_plays -- classic [threads]`
+//! `cargo run --release -p ddz-core --example max_plays -- laizi climb [seconds]`
 //!
 //! A play from a hand is a play from any larger hand, so the most plays
 //! are led from the largest hand a seat can hold (the landlord's, with the
@@ -11,6 +12,11 @@
 //! and `pass`, so `max + 1` bounds every play-phase moment; the auction's
 //! few words are far below it. Exhaustive, so only for one-deck presets
 //! without wild cards (classic: 153 million hands; two-player 280 million).
+//!
+//! `climb` is for the presets out of reach (two decks, wild cards): a hill
+//! climb from random hands, moving one card at a time while the count does
+//! not fall. What it finds is a hand that leads that many plays, a floor
+//! under the true most, not a bound on it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -45,9 +51,58 @@ fn each_hand(
     hand.0[slots[at]] = 0;
 }
 
+/// A hill climb for `seconds`: the most plays led found, and its hand.
+fn climb(engine: &Engine, size: u32, seconds: f64) -> (u64, Cards) {
+    let rules = engine.rules();
+    let caps: Vec<u8> = (0..16).map(|s| rules.copies(s)).collect();
+    let mut deck: Vec<usize> = (0..16)
+        .flat_map(|s| std::iter::repeat_n(s, caps[s] as usize))
+        .collect();
+    let mut rng = ddz_core::table::Rng(5);
+    let (mut best, mut best_hand) = (0u64, Cards::EMPTY);
+    let t0 = std::time::Instant::now();
+    while t0.elapsed().as_secs_f64() < seconds {
+        rng.shuffle(&mut deck);
+        let mut hand = Cards::EMPTY;
+        for &s in &deck[..size as usize] {
+            hand.0[s] += 1;
+        }
+        let mut count = engine.count_moves(&hand, None);
+        let mut stale = 0;
+        while stale < 400 && t0.elapsed().as_secs_f64() < seconds {
+            let (from, to) = (rng.below(16), rng.below(16));
+            if from == to || hand.0[from] == 0 || hand.0[to] >= caps[to] {
+                continue;
+            }
+            let mut moved = hand;
+            moved.0[from] -= 1;
+            moved.0[to] += 1;
+            let n = engine.count_moves(&moved, None);
+            if n >= count {
+                stale = if n > count { 0 } else { stale + 1 };
+                (hand, count) = (moved, n);
+            } else {
+                stale += 1;
+            }
+        }
+        if count > best {
+            (best, best_hand) = (count, hand);
+        }
+    }
+    (best, best_hand)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let preset = args.get(1).cloned().unwrap_or("classic".into());
+    if args.get(2).map(String::as_str) == Some("climb") {
+        let seconds: f64 = args.get(3).and_then(|t| t.parse().ok()).unwrap_or(60.0);
+        let engine = Engine::new(Rules::preset(&preset).expect("preset")).expect("engine");
+        let size = engine.rules().hand_size as u32 + engine.rules().kitty as u32;
+        let (most, hand) = climb(&engine, size, seconds);
+        println!("{preset}: a climb of {seconds} s found a hand of {size} cards leading {most} plays ({hand})");
+        return;
+    }
     let threads: usize = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(1);
     let engine = Engine::new(Rules::preset(&preset).expect("preset")).expect("engine");
     let rules = engine.rules();
