@@ -561,7 +561,7 @@ class VecEnv:
         max_decisions: int | None = None,
         legal_ids: bool = False,
         action_mask: bool = False,
-        max_actions: int | None = None,
+        max_actions: int | str | None = None,
         features: str | None = None,
         final_obs: bool = False,
         step_api: str = "done",
@@ -615,8 +615,9 @@ class VecEnv:
     @property
     def max_decisions(self) -> int | None: ...
     @property
-    def max_actions(self) -> int | None:
-        """The padded width of `padded_*` (None: no padded tensors)."""
+    def max_actions(self) -> int | str | None:
+        """The padded width of `padded_*` (an int; "step": each step as wide as
+        its widest env; None: no padded tensors)."""
     @property
     def features(self) -> str | None:
         """The extra features written ("douzero"), or None."""

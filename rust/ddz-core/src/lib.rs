@@ -33,6 +33,7 @@ pub mod simulate;
 pub mod solve;
 pub mod table;
 pub mod vecenv;
+pub mod widest;
 
 pub use cards::Cards;
 pub use engine::{Engine, Spec, Wing};

@@ -29,6 +29,88 @@ pub(crate) const KEYS: [&str; 7] = [
     "padded_length",
 ];
 
+/// How wide the padded tensors are (`max_actions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// `C` columns every step: given, or the rule set's proven widest
+    /// moment (`"auto"`).
+    Fixed(usize),
+    /// Each step as wide as its widest env (`"step"`): the shape varies.
+    Step,
+}
+
+impl Width {
+    /// `max_actions` as given: None, a positive int, `"auto"` or `"step"`.
+    pub(crate) fn of(
+        ob: Option<&Bound<'_, PyAny>>,
+        rules: &ddz_core::Rules,
+    ) -> PyResult<Option<Width>> {
+        let Some(ob) = ob.filter(|o| !o.is_none()) else {
+            return Ok(None);
+        };
+        if let Ok(word) = ob.extract::<String>() {
+            return match word.as_str() {
+                "step" => Ok(Some(Width::Step)),
+                "auto" => match ddz_core::widest::max_legal_actions(rules) {
+                    Some(c) => Ok(Some(Width::Fixed(c))),
+                    None if known_presets().contains(&rules.preset) => Err(value_error(format!(
+                        "max_actions='auto' knows the widest moment of the preset {:?} \
+                         unchanged only, not of a rule set changed from it: give \
+                         max_actions=C, a width of your choice, or 'step' (each step as \
+                         wide as its widest env)",
+                        rules.preset
+                    ))),
+                    None => Err(value_error(format!(
+                        "max_actions='auto' needs a rule set whose widest moment is known \
+                         (the presets {} unchanged); {:?} has none: give max_actions=C, \
+                         a width of your choice, or 'step' (each step as wide as its widest env)",
+                        known_presets().join(", "),
+                        rules.preset
+                    ))),
+                },
+                other => Err(value_error(format!(
+                    "max_actions must be a positive int, 'auto' or 'step', not {other:?}"
+                ))),
+            };
+        }
+        if ob.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(value_error(format!(
+                "max_actions must be a positive int, 'auto' or 'step', not {}",
+                ob.repr()?
+            )));
+        }
+        match ob.extract::<i64>() {
+            Ok(c) if c >= 1 => Ok(Some(Width::Fixed(c as usize))),
+            Ok(_) => Err(value_error("max_actions must be at least 1")),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "max_actions must be a positive int, 'auto' or 'step', not {}",
+                ob.repr()?
+            ))),
+        }
+    }
+
+    /// The columns of a step whose CSR rows are `offsets`.
+    pub(crate) fn columns(self, offsets: &[i64]) -> usize {
+        match self {
+            Width::Fixed(c) => c,
+            Width::Step => offsets
+                .windows(2)
+                .map(|w| (w[1] - w[0]) as usize)
+                .max()
+                .unwrap_or(0)
+                .max(1),
+        }
+    }
+}
+
+/// The presets `"auto"` knows.
+fn known_presets() -> Vec<String> {
+    ddz_core::widest::MOST_PLAYS_LED
+        .iter()
+        .map(|(p, _, _)| p.to_string())
+        .collect()
+}
+
 /// An env with more legal actions than `c`, named.
 pub(crate) fn check_room(offsets: &[i64], c: usize) -> PyResult<()> {
     for (i, w) in offsets.windows(2).enumerate() {
@@ -37,7 +119,7 @@ pub(crate) fn check_room(offsets: &[i64], c: usize) -> PyResult<()> {
             return Err(value_error(format!(
                 "env {i} has {n} legal actions, more than max_actions={c}: the padded \
                  tensors cannot hold them (the step was taken; the CSR rows hold every \
-                 action). Make the env with a larger max_actions"
+                 action). Make the env with a larger max_actions, or max_actions='step'"
             )));
         }
     }

@@ -43,8 +43,8 @@ pub struct PyVecEnv {
     table: Option<Py<PyActionTable>>,
     api: StepApi,
     protocol: &'static str,
-    /// `max_actions`: the legal actions padded to this many per env too.
-    max_actions: Option<usize>,
+    /// `max_actions`: the legal actions padded to this width per env too.
+    max_actions: Option<crate::padded::Width>,
 }
 
 /// The keys of the returned dicts as Python strings, made once: a key
@@ -562,8 +562,13 @@ impl PyVecEnv {
 
     /// With `max_actions`, the padded tensors, read off the CSR arrays of `out`.
     fn add_padded(&self, py: Python<'_>, out: &Bound<'_, PyDict>) -> PyResult<()> {
-        let Some(c) = self.max_actions else {
+        let Some(width) = self.max_actions else {
             return Ok(());
+        };
+        let c = {
+            let offsets = out.get_item("legal_offsets")?.expect("written");
+            let offsets = offsets.cast::<PyArray1<i64>>()?.readonly();
+            width.columns(offsets.as_slice()?)
         };
         if let Some(dz) = self.env.douzero() {
             let af = dz.layout.action_features;
@@ -838,7 +843,7 @@ impl PyVecEnv {
         max_decisions: Option<u32>,
         legal_ids: bool,
         action_mask: bool,
-        max_actions: Option<usize>,
+        max_actions: Option<&Bound<'_, PyAny>>,
         features: Option<&str>,
         final_obs: bool,
         step_api: &str,
@@ -899,9 +904,7 @@ impl PyVecEnv {
                 )))
             }
         };
-        if max_actions == Some(0) {
-            return Err(value_error("max_actions must be at least 1"));
-        }
+        let max_actions = crate::padded::Width::of(max_actions, rules.get().engine().rules())?;
         let legal_ids = legal_ids || action_mask || max_actions.is_some();
         let opening = opening_of(protocol)?;
         let protocol = if protocol == "full" {
@@ -1104,10 +1107,16 @@ impl PyVecEnv {
         self.env.options().limits.max_redeals
     }
 
-    /// The padded width `C` of `padded_*` (None: no padded tensors).
+    /// The padded width `C` of `padded_*` (`"step"`: each step as wide as its
+    /// widest env; None: no padded tensors).
     #[getter]
-    fn max_actions(&self) -> Option<usize> {
-        self.max_actions
+    fn max_actions<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        use crate::padded::Width;
+        Ok(match self.max_actions {
+            None => None,
+            Some(Width::Fixed(c)) => Some(c.into_pyobject(py)?.into_any()),
+            Some(Width::Step) => Some("step".into_pyobject(py)?.into_any()),
+        })
     }
 
     /// The extra features written (`"douzero"`), or None.
