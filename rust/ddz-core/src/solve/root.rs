@@ -15,6 +15,7 @@
 //! a shared pool, so that one long solve never holds up another.
 
 use super::search::{Solver, State};
+use super::ShareReplies;
 use crate::play::Move;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -70,27 +71,25 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
     let threads = solver.options().threads.clamp(1, actions.len().max(1));
     let (all, me) = (solver.options().all, root.to_move);
     let after = solver.options().helpers_after;
-    // Alone first, until the pause.
+    // Alone first, until the pause, or (sharing the replies) until
+    // `share_replies_after`.
     let mut found = Vec::new();
     let mut from = 0;
-    // The positions and memo bytes of the first phase's helpers.
+    // The positions and memo bytes of the replies phase's helpers.
     let (mut early_nodes, mut early_memory) = (0, 0);
-    let share_replies = solver.options().share_replies && solver.options().max_nodes.is_none();
-    if after > Duration::ZERO && threads > 1 && share_replies {
-        // Until the pause, each root action's replies are shared out.
-        solver.pause_at(Some(clock + after));
-        let phase =
-            super::replies::search(solver, &actions, me, threads, clock, |v| settles(v, all));
-        (found, from) = (phase.found, phase.from);
-        (early_nodes, early_memory) = (phase.nodes, phase.memory);
-        if phase.settled || from == actions.len() {
-            let nodes = solver.nodes() + early_nodes;
-            return finish(&actions, found, all, nodes, early_memory);
-        }
-        solver.resume_if_paused();
-        solver.pause_at(None);
-    } else if after > Duration::ZERO || threads == 1 {
-        solver.pause_at((threads > 1).then(|| clock + after));
+    let options = solver.options();
+    let share = threads > 1
+        && after > Duration::ZERO
+        && options.max_nodes.is_none()
+        && options.share_replies != ShareReplies::Never
+        && options.share_replies_after < after;
+    let alone = if share {
+        options.share_replies_after
+    } else {
+        after
+    };
+    if (after > Duration::ZERO || threads == 1) && !(share && alone == Duration::ZERO) {
+        solver.pause_at((threads > 1).then(|| clock + alone));
         while from < actions.len() {
             let v = solver.value_of(me, &actions[from].1);
             if solver.resume_if_paused() {
@@ -102,6 +101,23 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
                 return finish(&actions, found, all, solver.nodes(), 0);
             }
         }
+        solver.pause_at(None);
+    }
+    let policy = solver.options().share_replies;
+    if share && from < actions.len() && super::replies::worth_sharing(policy, threads) {
+        // Until the pause, each root action's replies are shared out.
+        solver.pause_at(Some(clock + after));
+        let phase = super::replies::search(solver, &actions, from, me, threads, clock, |v| {
+            settles(v, all)
+        });
+        found.extend(phase.found);
+        from = phase.from;
+        (early_nodes, early_memory) = (phase.nodes, phase.memory);
+        if phase.settled || from == actions.len() {
+            let nodes = solver.nodes() + early_nodes;
+            return finish(&actions, found, all, nodes, early_memory);
+        }
+        solver.resume_if_paused();
         solver.pause_at(None);
     }
     if from == actions.len() {
