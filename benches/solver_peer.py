@@ -15,9 +15,10 @@ hands from stdin, the first the landlord's, who leads; it prints its own search
 time, then the winning play or "can not win"), then ``rules.solve`` with the
 default threads and with ``threads=1``, each a few times (a fresh solver each call).
 The table gives the medians over the rounds and the ratio of the peer's own search
-time to ddz's wall time (above 1: ddz is faster).  Both must agree on the verdict,
-and the peer's play must be one of ddz's winning plays (``all=True``); the bench
-stops otherwise.
+time to ddz's wall time (above 1: ddz is faster).  Every peer run's verdict and play
+are checked against ddz's (``all=True``: every winning play); a run that names a
+losing play is counted and reported below the table (the peer's threads share a
+table without a lock, keyed by a 32-bit hash, so this happens).
 
 Card notation: ddz writes ten ``T``, small joker ``X``, big joker ``D``; the peer
 (like the WZ403809264/doudizhu_solver README the puzzles come from) ``0``, ``Y``,
@@ -172,17 +173,20 @@ def main() -> None:
     print(f"ddz default threads: {ddz.default_threads()}; load average at start:", end=" ")
     print(" ".join(f"{x:.2f}" for x in os.getloadavg()))
     rows = []
+    truth_plays: dict[str, set[str]] = {}
     for name, leader, other in POSITIONS:
         if args.only not in name:
             continue
         hands = [leader, other]
         truth = rules.solve(hands, all=True)
         wins = {sorted_cards(str(m.cards)) for m in truth.plays}
+        truth_plays[name] = wins or {"none: the leader loses"}
         first = time_ddz(rules, hands, None, 1)[0][0]  # also warms the thread's buffers
         n = max(1, min(30, int(args.seconds / max(first, 1e-6))))
         peer_own: list[float] = []
         peer_wall: list[float] = []
         peer_spent, peer_note = 0.0, ""
+        wrong: list[str] = []
         every: list[float] = []
         one: list[float] = []
         nodes: list[int] = []
@@ -193,10 +197,12 @@ def main() -> None:
                     peer_note = f"> {args.peer_timeout:g} s"
                 else:
                     own, wall, play = got
-                    if (play is not None) != bool(truth.win):
-                        sys.exit(f"{name}: the peer says {play or 'cannot win'}, ddz {truth.win}")
-                    if play is not None and sorted_cards(play) not in wins:
-                        sys.exit(f"{name}: the peer's play {play} is not among ddz's {wins}")
+                    # Its threads share a table without a lock, keyed by a 32-bit
+                    # hash: a run may name a play that loses.  Counted, not fatal.
+                    if (play is not None) != bool(truth.win) or (
+                        play is not None and sorted_cards(play) not in wins
+                    ):
+                        wrong.append(play or "cannot win")
                     peer_own.append(own)
                     peer_wall.append(wall)
                     peer_spent += wall
@@ -211,7 +217,19 @@ def main() -> None:
                     flush=True,
                 )
         rows.append(
-            (name, leader, other, truth.win, peer_own, peer_wall, peer_note, every, one, nodes)
+            (
+                name,
+                leader,
+                other,
+                truth.win,
+                peer_own,
+                peer_wall,
+                peer_note,
+                every,
+                one,
+                nodes,
+                wrong,
+            )
         )
     print("load average at the end:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print()
@@ -220,7 +238,8 @@ def main() -> None:
         " (positions) | ddz, 1 thread | peer / ddz | 1 thread / default |"
     )
     print("|---|---|---|---|---|---|---|")
-    for name, leader, other, win, own, wall, note, every, one, nodes in rows:
+    notes = []
+    for name, leader, other, win, own, wall, note, every, one, nodes, wrong in rows:
         d, o = statistics.median(every), statistics.median(one)
         if own:
             peer = f"{ms(statistics.median(own))} / {ms(statistics.median(wall))} ({len(own)})"
@@ -232,7 +251,15 @@ def main() -> None:
             f"| {name}: {leader} v {other} | {verdict} | {peer} | {ms(d)}"
             f" ({int(statistics.median(nodes)):,}) | {ms(o)} | {ratio} | {o / d:.2f}x |"
         )
+        if wrong:
+            notes.append(
+                f"{name}: {len(wrong)} of the peer's {len(own)} runs named a losing play"
+                f" ({', '.join(wrong)}); ddz's winning plays:"
+                f" {', '.join(sorted(truth_plays[name]))}."
+            )
     print()
+    for n in notes:
+        print(n)
     print(
         "Medians: the peer's over its runs (one a round), ddz's over every solve of every"
         " round; ratios of the medians."
