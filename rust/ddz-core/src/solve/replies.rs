@@ -158,14 +158,33 @@ pub(super) fn worth_sharing(policy: ShareReplies, threads: usize) -> bool {
     match policy {
         ShareReplies::Never => false,
         ShareReplies::Always => true,
-        ShareReplies::WhenIdle => {
-            let cores = cores();
-            match runnable_tasks() {
-                Some(running) => running + threads - 1 <= cores,
-                None => threads <= cores,
-            }
-        }
+        ShareReplies::WhenIdle => match runnable_tasks() {
+            // The count is the whole system's (a container sees its host's),
+            // so it is weighed against every CPU online, not this process's share.
+            Some(running) => threads <= cores() && running + threads - 1 <= online_cpus(),
+            None => threads <= cores(),
+        },
     }
+}
+
+/// The CPUs online in the whole system (Linux: the `cpuN` lines of
+/// /proc/stat), asked once; this process's cores elsewhere.
+fn online_cpus() -> usize {
+    static ONLINE: OnceLock<usize> = OnceLock::new();
+    *ONLINE.get_or_init(|| {
+        std::fs::read_to_string("/proc/stat")
+            .ok()
+            .map(|t| {
+                t.lines()
+                    .filter(|l| {
+                        l.strip_prefix("cpu")
+                            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+                    })
+                    .count()
+            })
+            .filter(|&n| n > 0)
+            .unwrap_or_else(cores)
+    })
 }
 
 /// The tasks running or waiting for a core now, this thread included
@@ -304,6 +323,7 @@ mod tests {
         if cfg!(target_os = "linux") {
             // This thread is running while it reads the count.
             assert!(runnable_tasks().is_some_and(|n| n >= 1));
+            assert!(online_cpus() >= cores());
         }
     }
 }
