@@ -88,37 +88,55 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
     } else {
         after
     };
-    if (after > Duration::ZERO || threads == 1) && !(share && alone == Duration::ZERO) {
-        solver.pause_at((threads > 1).then(|| clock + alone));
-        while from < actions.len() {
-            let v = solver.value_of(me, &actions[from].1);
+    // Searches root actions from `from` on alone, until `until` (None: to
+    // the end); the root's result if one of them settles it.
+    let alone_until = |solver: &mut Solver<'_>,
+                       until: Option<Instant>,
+                       from: &mut usize,
+                       found: &mut Found|
+     -> Option<RootResult> {
+        solver.pause_at(until);
+        while *from < actions.len() {
+            let v = solver.value_of(me, &actions[*from].1);
             if solver.resume_if_paused() {
-                break; // action `from` is taken up again below
+                break; // action `from` is taken up again after the pause
             }
-            found.push((from, v));
-            from += 1;
+            found.push((*from, v));
+            *from += 1;
             if settles(v, all) {
-                return finish(&actions, found, all, solver.nodes(), 0);
+                return Some(finish(&actions, found.clone(), all, solver.nodes(), 0));
             }
         }
         solver.pause_at(None);
+        None
+    };
+    if (after > Duration::ZERO || threads == 1) && !(share && alone == Duration::ZERO) {
+        let until = (threads > 1).then(|| clock + alone);
+        if let Some(r) = alone_until(solver, until, &mut from, &mut found) {
+            return r;
+        }
     }
     let policy = solver.options().share_replies;
-    if share && from < actions.len() && super::replies::worth_sharing(policy, threads) {
-        // Until the pause, each root action's replies are shared out.
-        solver.pause_at(Some(clock + after));
-        let phase = super::replies::search(solver, &actions, from, me, threads, clock, |v| {
-            settles(v, all)
-        });
-        found.extend(phase.found);
-        from = phase.from;
-        (early_nodes, early_memory) = (phase.nodes, phase.memory);
-        if phase.settled || from == actions.len() {
-            let nodes = solver.nodes() + early_nodes;
-            return finish(&actions, found, all, nodes, early_memory);
+    if share && from < actions.len() {
+        if super::replies::worth_sharing(policy, threads) {
+            // Until the pause, each root action's replies are shared out.
+            solver.pause_at(Some(clock + after));
+            let phase = super::replies::search(solver, &actions, from, me, threads, clock, |v| {
+                settles(v, all)
+            });
+            found.extend(phase.found);
+            from = phase.from;
+            (early_nodes, early_memory) = (phase.nodes, phase.memory);
+            if phase.settled || from == actions.len() {
+                let nodes = solver.nodes() + early_nodes;
+                return finish(&actions, found, all, nodes, early_memory);
+            }
+            solver.resume_if_paused();
+            solver.pause_at(None);
+        } else if let Some(r) = alone_until(solver, Some(clock + after), &mut from, &mut found) {
+            // No core free: alone on to the pause, as without the phase.
+            return r;
         }
-        solver.resume_if_paused();
-        solver.pause_at(None);
     }
     if from == actions.len() {
         return finish(
@@ -206,6 +224,31 @@ mod tests {
     use crate::solve::{Options, Position, Solver};
     use crate::{Engine, Rules};
     use std::time::{Duration, Instant};
+
+    /// When the replies phase finds no core free, the solve goes on alone
+    /// to `helpers_after`, as without the phase: it does not start the
+    /// root split early. (More helpers than cores never find them free.)
+    #[test]
+    fn no_core_free_keeps_the_solve_alone_until_the_pause() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        let hands = vec![
+            engine.parse("DAQQJJT999844").unwrap(),
+            engine.parse("X22AAT886633").unwrap(),
+        ];
+        let pos = Position::lead(hands, 0);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) + 1;
+        for alone in [Duration::ZERO, Duration::from_micros(50)] {
+            let options = Options {
+                threads,
+                helpers_after: Duration::from_secs(3600),
+                share_replies_after: alone,
+                ..Options::default()
+            };
+            let mut solver = Solver::new(&engine, options);
+            assert_eq!(solver.solve(&pos).unwrap().win, Some(true));
+            assert!(!solver.helpers_ran(), "a helper joined after {alone:?}");
+        }
+    }
 
     /// The helpers join a solve still running at `helpers_after`, also when
     /// the root actions searched before that moment were quick ones.
