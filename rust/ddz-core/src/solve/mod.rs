@@ -145,6 +145,12 @@ pub struct Options {
     /// machine has a core free for each helper then: on a busy machine it
     /// made short solves slower (docs/solver.md, "Sharing the replies").
     pub share_replies: ShareReplies,
+    /// With several threads, at `helpers_after`: start the root split's
+    /// helpers only when the machine has a core free for each (as
+    /// `ShareReplies::WhenIdle` decides), else search on alone and look
+    /// again after `helpers_after`, then twice as long each time (up to 1 s). On by default: on a busy machine two
+    /// threads were slower than one (docs/solver.md).
+    pub helpers_when_idle: bool,
     /// With `share_replies`, how long the first thread searches alone
     /// before the replies are shared (so a solve of a millisecond or less
     /// costs one core and wakes no helper).
@@ -179,6 +185,7 @@ impl Default for Options {
             helpers_after: std::time::Duration::from_millis(10),
             share_replies: ShareReplies::WhenIdle,
             share_replies_after: std::time::Duration::from_millis(1),
+            helpers_when_idle: true,
         }
     }
 }

@@ -155,6 +155,10 @@ pub(super) struct Phase {
 /// core busy a helper rarely runs, and the solving thread repeats the
 /// replies it left (docs/solver.md, "Sharing the replies").
 pub(super) fn worth_sharing(policy: ShareReplies, threads: usize) -> bool {
+    #[cfg(test)]
+    if PRETEND_BUSY.with(|b| b.get()) {
+        return policy == ShareReplies::Always;
+    }
     match policy {
         ShareReplies::Never => false,
         ShareReplies::Always => true,
@@ -185,6 +189,12 @@ fn online_cpus() -> usize {
             .filter(|&n| n > 0)
             .unwrap_or_else(cores)
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests on this thread see a machine with no core free.
+    pub(super) static PRETEND_BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The tasks running or waiting for a core now, this thread included

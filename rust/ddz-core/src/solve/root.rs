@@ -138,6 +138,24 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
             return r;
         }
     }
+    // The root split's helpers, too, only while a core is free for each
+    // (`helpers_when_idle`): on a busy machine two threads were slower than
+    // one, long solves too (docs/solver.md). Alone on meanwhile, looking
+    // again after `helpers_after`, then at growing intervals.
+    if solver.options().helpers_when_idle && threads > 1 && after > Duration::ZERO {
+        // One free core is enough to start: the helpers take what they can.
+        // Each look pauses the search (the action is taken up again), so the
+        // looks grow twice as far apart each time, up to a second.
+        let mut wait = after;
+        while from < actions.len() && !super::replies::worth_sharing(ShareReplies::WhenIdle, 2) {
+            let until = Some(Instant::now() + wait);
+            wait = (wait * 2).min(Duration::from_secs(1)).max(after);
+            if let Some(mut r) = alone_until(solver, until, &mut from, &mut found) {
+                (r.2, r.3) = (r.2 + early_nodes, r.3 + early_memory);
+                return r;
+            }
+        }
+    }
     if from == actions.len() {
         return finish(
             &actions,
@@ -242,12 +260,39 @@ mod tests {
                 threads,
                 helpers_after: Duration::from_secs(3600),
                 share_replies_after: alone,
+                helpers_when_idle: false,
                 ..Options::default()
             };
             let mut solver = Solver::new(&engine, options);
             assert_eq!(solver.solve(&pos).unwrap().win, Some(true));
             assert!(!solver.helpers_ran(), "a helper joined after {alone:?}");
         }
+    }
+
+    /// With `helpers_when_idle` and no core free, the root split's helpers
+    /// never join: the solve goes on alone,
+    /// pausing and looking again from time to time, to the same answer.
+    #[test]
+    fn no_core_free_keeps_the_root_split_out() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        let hands = vec![
+            engine.parse("DAQQJJT999844").unwrap(),
+            engine.parse("X22AAT886633").unwrap(),
+        ];
+        let pos = Position::lead(hands, 0);
+        let mut one = Solver::new(&engine, Options::default());
+        let want = one.solve(&pos).unwrap();
+        let options = Options {
+            threads: 2,
+            helpers_after: Duration::from_micros(200),
+            ..Options::default()
+        };
+        let mut solver = Solver::new(&engine, options);
+        crate::solve::replies::PRETEND_BUSY.with(|b| b.set(true));
+        let got = solver.solve(&pos).unwrap();
+        crate::solve::replies::PRETEND_BUSY.with(|b| b.set(false));
+        assert_eq!((got.win, got.plays), (want.win, want.plays));
+        assert!(!solver.helpers_ran(), "a helper joined");
     }
 
     /// The helpers join a solve still running at `helpers_after`, also when
@@ -275,6 +320,7 @@ mod tests {
             threads: 2,
             max_nodes: Some(700_000),
             helpers_after: first * 3 + Duration::from_millis(1),
+            helpers_when_idle: false,
             ..Options::default()
         };
         let mut solver = Solver::new(&engine, options);
