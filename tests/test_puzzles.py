@@ -136,6 +136,46 @@ def test_the_longest_defence_is_the_longest_by_brute_force() -> None:
     assert won >= 10
 
 
+def _reply_length(hands: tuple[str, ...], prev: str, reply: str) -> int:
+    """Plays to the landlord's going out after seat 1 answers the landlord's
+    `prev` with `reply`, by the brute force (the landlord's side wins)."""
+    nxt = 2 % len(hands)
+    if reply == "pass":
+        return _brute(hands, nxt, None if nxt == 0 else prev, 0)[1]
+    return 1 + _brute(_after(hands, 1, reply), nxt, reply, 1)[1]
+
+
+def test_longest_reply_off_the_main_line_is_the_longest_by_brute_force() -> None:
+    # After every winning first action (not only the main line's), the reply
+    # `longest_reply` names leaves the landlord's side as many plays to make
+    # as the brute force's longest defence.
+    positions = [puzzle_candidates(CLASSIC, 6, i, 1, 2, 3, 5)[0] for i in range(16)]
+    positions += [puzzle_candidates(CLASSIC, 6, i, 1, 3, 2, 3)[0] for i in range(16, 24)]
+    measured = refused = 0
+    for hands in map(tuple, positions):
+        for a in _legal(hands[0], None):
+            after = _after(hands, 0, a)
+            if not after[0]:
+                continue
+            got = puzzles.longest_reply(CLASSIC, list(after), 1, prev=a, prev_by=0)
+            wins, _ = _brute(after, 1, a, 0)
+            if not wins:
+                assert got is None, (hands, a)
+                refused += 1
+                continue
+            assert got is not None, (hands, a)
+            best = max(_reply_length(after, a, r) for r in _legal(after[1], a))
+            assert _reply_length(after, a, got) == best, (hands, a, got)
+            measured += 1
+    assert measured >= 10 and refused >= 10, (measured, refused)
+    # The landlord to move is no defence position; bad input is refused.
+    assert puzzles.longest_reply("classic", ["3456789", "22"], to_move=0) is None
+    with pytest.raises(ValueError, match="2 or 3 hands"):
+        puzzles.longest_reply("classic", "3456789")
+    with pytest.raises(ValueError):
+        puzzles.longest_reply("classic", ["3", "4", "5", "6"])
+
+
 def test_the_same_puzzles_on_any_number_of_threads() -> None:
     one = puzzles.generate("classic", n=4, seed=11, hands=2, cards=(4, 7), threads=1)
     assert one == list(batch(2))

@@ -5,13 +5,16 @@ only. Glicko-2 itself against Glickman's worked example."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from fastapi.testclient import TestClient
 
 import ddz
+from ddz.puzzles import longest_reply
 from ddz.serve import glicko
 from ddz.serve.app import create_app
-from ddz.serve.puzzle_mode import make_pack
+from ddz.serve.puzzle_mode import Position, make_pack
 
 RULES = ddz.Rules("classic")
 
@@ -108,6 +111,33 @@ def test_wrong_move_is_refuted_and_changes_nothing(client, pack):
     for i in range(0, len(p["line"]), 2):
         r = play(client, p, p["line"][i][1], "player-two").json()
     assert r["result"] == "solved" and r["earned"] == 2
+
+
+def off_line_winning_move(p):
+    """A landlord turn on the main line and a winning play there that is not
+    the main line's (other kickers count as off the line)."""
+    for n in range(0, len(p["line"]), 2):
+        pos = Position(p, p["line"][:n])
+        for m in RULES.moves(pos.hands[0], pos.prev):
+            cards = str(m.cards)
+            after = Position(p, p["line"][:n] + [[0, cards]])
+            if Counter(cards) == Counter(p["line"][n][1]) or not after.hands[0]:
+                continue
+            if not RULES.solve(after.hands, to_move=1, prev=after.prev, prev_by=0).win:
+                return n, cards, after
+    return None
+
+
+def test_off_the_main_line_the_defence_still_resists_longest(client, pack):
+    found = [(p, off) for p in pack if (off := off_line_winning_move(p)) is not None]
+    assert found, "the pack has a winning play off its main line"
+    p, (n, cards, after) = found[0]
+    for i in range(0, n, 2):
+        assert play(client, p, p["line"][i][1], "player-four").json()["result"] == "right"
+    r = play(client, p, cards, "player-four").json()
+    assert r["result"] == "right" and r["history"][n] == [0, cards]
+    want = longest_reply(RULES, after.hands, 1, prev=after.prev, prev_by=0)
+    assert want is not None and r["reply"] == want
 
 
 def test_hint_shows_the_first_move_and_gives_one_star(client, pack):

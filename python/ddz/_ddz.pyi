@@ -32,6 +32,7 @@ __all__ = [
     "analyse_record",
     "puzzle_candidates",
     "analyse_puzzles",
+    "longest_reply",
     "Table",
     "ActionList",
     "IllegalAction",
@@ -142,6 +143,20 @@ def analyse_puzzles(
 ) -> list[dict[str, Any] | None]:
     """Each position (seat 0 the landlord to lead) analysed as a puzzle: a dict, or
     None where a budget ran out. `ddz.puzzles` is the public wrapper."""
+
+def longest_reply(
+    rules: Rules,
+    hands: list[str],
+    to_move: int,
+    prev: _PlayLike | None = None,
+    prev_by: int | None = None,
+    forbid: list[str] = ...,
+    max_nodes: int = 2000000,
+    max_steps: int = 20000,
+) -> str | None:
+    """The defence's longest-resisting reply where the landlord's side wins and the
+    defence is to move: its cards or 'pass'; None when a budget ran out or the position
+    is not one. `ddz.puzzles.longest_reply` is the public wrapper."""
 
 def default_threads() -> int:
     """Threads the batch APIs use when none are named: DDZ_NUM_THREADS, else every core

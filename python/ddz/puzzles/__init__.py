@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ddz._ddz import Rules, analyse_puzzles, default_threads
+from ddz._ddz import longest_reply as _longest_reply
 
 from . import rating, themes
 from .candidates import candidate
@@ -32,6 +33,7 @@ __all__ = [
     "check_all",
     "from_positions",
     "generate",
+    "longest_reply",
     "puzzle_id",
     "read",
     "search_block",
@@ -266,6 +268,35 @@ def _checked_puzzle(p: Any) -> None:
         raise ValueError(f"the puzzle has no {', '.join(missing)}")
     if not isinstance(p["hands"], list) or len(p["hands"]) not in (2, 3):
         raise ValueError("a puzzle's hands are a list of 2 or 3 card texts")
+
+
+def longest_reply(
+    preset: str | Rules,
+    hands: Sequence[str],
+    to_move: int = 1,
+    prev: Any = None,
+    prev_by: int | None = None,
+    forbid: Iterable[str] | None = None,
+) -> str | None:
+    """The defence's reply that resists longest (the most plays before the
+    landlord goes out), at a position the landlord's side wins with the
+    defence to move: its cards, or ``"pass"``. This is how the main line
+    defends; a server playing a puzzle uses it off the main line too. None
+    when the analysis runs out of its budget, or when the position is not
+    one (the landlord to move, or the defence winning); ValueError on bad
+    hands or seats, as ``rules.solve``."""
+    if isinstance(hands, str):
+        raise ValueError("hands must be a list of 2 or 3 hands")
+    return _longest_reply(
+        _rules(preset),
+        [str(h) for h in hands],
+        to_move,
+        prev=prev,
+        prev_by=prev_by,
+        forbid=_checked_forbid(forbid),
+        max_nodes=MAX_NODES,
+        max_steps=MAX_STEPS,
+    )
 
 
 def check(p: dict[str, Any]) -> bool:

@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 import ddz
-from ddz.puzzles import generate
+from ddz.puzzles import generate, longest_reply
 
 from . import glicko
 from .replies import Refused
@@ -321,8 +321,11 @@ class Puzzles:
         main = p["line"]
         if _on_line(a["history"], main) and n + 1 < len(main) and _same(main[n][1], action):
             reply = main[n + 1][1]  # the longest defence, proved by the generator
-        else:
-            reply = line[0][1]  # off the main line: the solver's reply
+        else:  # off the main line but still winning: the longest defence here too
+            reply = (
+                longest_reply(RULES, after.hands, 1, after.prev, after.prev_by, p.get("forbid"))
+                or line[0][1]  # over the analysis's budget: the solver's reply
+            )
         a["history"] = a["history"] + [[0, action], [1, reply]]
         self._save(player, puzzle_id, a)
         return {"result": "right", "move": action, "reply": reply, **self._state(player, p, a)}

@@ -11,7 +11,9 @@
 //! `SOLVE_BENCH_VERBOSE` prints every deal with its time and positions;
 //! `SOLVE_BENCH_PICK=2,8` runs only those deals of each selected set;
 //! `SOLVE_BENCH_BUDGET=120` sets the budgeted sets' seconds (default 30);
-//! `SOLVE_BENCH_MEMORY=2048` sets the memory bound in MB (default 512).
+//! `SOLVE_BENCH_MEMORY=2048` sets the memory bound in MB (default 512);
+//! `SOLVE_BENCH_SHARE=never|always|idle` sets `Options::share_replies`
+//! (default `idle`, as `rules.solve`), to compare the replies phase.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -20,7 +22,7 @@ mod common;
 mod solve_puzzles;
 
 use common::Rng;
-use ddz_core::solve::{Options, Position, Solution, Solver};
+use ddz_core::solve::{Options, Position, ShareReplies, Solution, Solver};
 use ddz_core::{Cards, Engine, Rules};
 use solve_puzzles::{hand, PUZZLES};
 
@@ -88,9 +90,16 @@ fn main() {
         .ok()
         .and_then(|s| s.parse::<usize>().ok())
         .map_or(ddz_core::solve::DEFAULT_MEMORY, |mb| mb << 20);
+    let share_replies = match std::env::var("SOLVE_BENCH_SHARE").as_deref() {
+        Ok("never") => ShareReplies::Never,
+        Ok("always") => ShareReplies::Always,
+        Ok("idle") | Err(_) => ShareReplies::WhenIdle,
+        Ok(other) => panic!("SOLVE_BENCH_SHARE={other}: never, always or idle"),
+    };
     let one = Options {
         threads,
         max_memory,
+        share_replies,
         ..Options::default()
     };
     if only.is_empty() || only == "puzzles" {

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{engine, Rng};
-use ddz_core::solve::{Options, Position, Solver, FORBIDDABLE};
+use ddz_core::solve::{Options, Position, ShareReplies, Solver, FORBIDDABLE};
 use ddz_core::{Cards, Engine, Kind, Move};
 
 /// Does the side of `to_move` force going out first? Farmers (seats 1, 2 of
@@ -110,7 +110,8 @@ fn agree_after(
                 max_memory: 1 << 22,
                 threads,
                 helpers_after,
-                share_replies: true,
+                share_replies: ShareReplies::Always,
+                share_replies_after: std::time::Duration::ZERO,
                 ..Options::default()
             },
         );
@@ -221,14 +222,16 @@ fn two_threads_agree_with_one_on_larger_positions() {
                 };
                 Solver::new(&e, options).solve(&pos).unwrap()
             };
-            // Helpers joining after `after` ms: the replies are shared out before.
-            let solve_after = |threads: usize, all: bool, after: u64| {
+            // Helpers joining after `after` ms: the replies are shared out
+            // before, from `alone` µs on (a pause mid-action, at 50 µs).
+            let solve_after = |threads: usize, all: bool, (after, alone): (u64, u64)| {
                 let options = Options {
                     forbid: forbid.clone(),
                     all,
                     threads,
                     helpers_after: std::time::Duration::from_millis(after),
-                    share_replies: true,
+                    share_replies: ShareReplies::Always,
+                    share_replies_after: std::time::Duration::from_micros(alone),
                     ..Options::default()
                 };
                 Solver::new(&e, options).solve(&pos).unwrap()
@@ -239,7 +242,7 @@ fn two_threads_agree_with_one_on_larger_positions() {
                 "{preset} case {case}: {h:?} {:?} by {:?}",
                 pos.prev, pos.prev_by
             );
-            for after in [0, 3_600_000, 1] {
+            for after in [(0, 0), (3_600_000, 0), (1, 0), (3_600_000, 50)] {
                 let two = solve_after(2, true, after);
                 assert_eq!((&two.win, &two.plays), (&one.win, &one.plays), "{ctx}");
                 let first = solve_after(2, false, after);

@@ -37,6 +37,7 @@ fn _ddz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::analyse_record, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::puzzle_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::analyse_puzzles, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzle::longest_reply, m)?)?;
     m.add_class::<types::PyRules>()?;
     types::add_option_getters(&m.py().get_type::<types::PyRules>())?;
     m.add_class::<types::PyCards>()?;

@@ -2,9 +2,10 @@
 //! analysis of many positions on several threads, the GIL released.
 //! `ddz.puzzles` builds the puzzles from them (docs/puzzles.md).
 
-use crate::convert::{cards_from, value_error};
+use crate::convert::{cards_from, optional_play, value_error};
 use crate::types::PyRules;
-use ddz_core::puzzle::{analyse_many, candidate, Limits, Refusal, Verdict};
+use ddz_core::puzzle::{analyse_many, candidate, longest_defence, Limits, Refusal, Verdict};
+use ddz_core::solve::Position;
 use ddz_core::{Cards, Kind, Move};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -36,6 +37,59 @@ pub fn puzzle_candidates(
         .collect()
 }
 
+/// The forbidden kinds named, or a ValueError naming the one that cannot be.
+fn forbidden(names: &[String]) -> PyResult<Vec<Kind>> {
+    names
+        .iter()
+        .map(|n| {
+            Kind::from_id(n)
+                .filter(|k| ddz_core::solve::FORBIDDABLE.contains(k))
+                .ok_or_else(|| {
+                    value_error(format!(
+                        "{n:?} cannot be forbidden; the forbiddable kinds are {}",
+                        ddz_core::solve::FORBIDDABLE.map(Kind::id).join(", ")
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The defence's longest-resisting reply at a position the landlord's side
+/// wins, the defence to move: its cards, or "pass"; None when a budget ran
+/// out or the position is not one (the landlord to move, or the defence winning).
+#[pyfunction]
+#[pyo3(signature = (rules, hands, to_move, prev = None, prev_by = None, forbid = Vec::new(), max_nodes = 2_000_000, max_steps = 20_000))]
+#[allow(clippy::too_many_arguments)]
+pub fn longest_reply(
+    py: Python<'_>,
+    rules: &Bound<'_, PyRules>,
+    hands: Vec<Bound<'_, PyAny>>,
+    to_move: usize,
+    prev: Option<&Bound<'_, PyAny>>,
+    prev_by: Option<usize>,
+    forbid: Vec<String>,
+    max_nodes: u64,
+    max_steps: u64,
+) -> PyResult<Option<String>> {
+    let engine = rules.get().shared_engine();
+    let forbid = forbidden(&forbid)?;
+    let pos = Position {
+        hands: hands.iter().map(cards_from).collect::<PyResult<_>>()?,
+        to_move,
+        prev: optional_play(&engine, prev)?,
+        prev_by,
+    };
+    let limits = Limits {
+        max_nodes,
+        max_steps,
+        ..Limits::default()
+    };
+    let reply = py
+        .detach(|| longest_defence(&engine, &pos, &forbid, &limits))
+        .map_err(crate::errors::card_error)?;
+    Ok(reply.map(|a| action_text(&a)))
+}
+
 fn action_text(a: &Option<Move>) -> String {
     a.map_or_else(|| "pass".to_string(), |m| m.to_string())
 }
@@ -56,19 +110,7 @@ pub fn analyse_puzzles<'py>(
     screen: bool,
 ) -> PyResult<Vec<Option<Bound<'py, PyDict>>>> {
     let engine = rules.get().shared_engine();
-    let forbid = forbid
-        .iter()
-        .map(|n| {
-            Kind::from_id(n)
-                .filter(|k| ddz_core::solve::FORBIDDABLE.contains(k))
-                .ok_or_else(|| {
-                    value_error(format!(
-                        "{n:?} cannot be forbidden; the forbiddable kinds are {}",
-                        ddz_core::solve::FORBIDDABLE.map(Kind::id).join(", ")
-                    ))
-                })
-        })
-        .collect::<PyResult<Vec<Kind>>>()?;
+    let forbid = forbidden(&forbid)?;
     let mut hands: Vec<Vec<Cards>> = Vec::with_capacity(positions.len());
     for p in &positions {
         if p.is_instance_of::<PyString>() {

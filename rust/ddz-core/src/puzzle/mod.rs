@@ -156,6 +156,39 @@ pub fn analyse(
     }
 }
 
+/// The defence's reply that resists longest at `pos`, where the defence is
+/// to move and the landlord's side wins: the most plays before the landlord
+/// goes out (the first in the solver's order among equals), as on a main
+/// line. `Ok(None)` when a budget ran out, or when `pos` is not such a
+/// position (the landlord's side to move, the game over, or the defence
+/// winning).
+pub fn longest_defence(
+    engine: &Engine,
+    pos: &Position,
+    forbid: &[Kind],
+    limits: &Limits,
+) -> Result<Option<Option<Move>>, SolveError> {
+    let options = Options {
+        forbid: forbid.to_vec(),
+        max_nodes: Some(limits.max_nodes),
+        max_memory: limits.max_memory,
+        ..Options::default()
+    };
+    let solver = Solver::new(engine, options);
+    let mut walk = Walk::new(engine, solver, forbid.to_vec(), limits.max_steps);
+    let reply = (|| {
+        if pos.finished().is_some() || is_landlord(pos, pos.to_move) || !walk.landlord_wins(pos)? {
+            return Ok(None);
+        }
+        longest_reply(&mut walk, pos).map(Some)
+    })();
+    match reply {
+        Ok(r) => Ok(r),
+        Err(Stop::Budget) => Ok(None),
+        Err(Stop::Solve(e)) => Err(e),
+    }
+}
+
 /// Each of `actions` at `pos` that keeps the landlord's side winning, with
 /// the plays to its going out after it.
 fn winning(

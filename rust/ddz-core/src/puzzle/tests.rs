@@ -117,6 +117,48 @@ fn longest_defence_matches_brute_force() {
     assert!(won > 10, "only {won} won positions");
 }
 
+/// Off the main line too: after every winning first action of the landlord
+/// (not only the main line's), the reply `longest_defence` names resists as
+/// long as the brute force's longest; after a losing one, and with the
+/// landlord to move, there is no such reply.
+#[test]
+fn longest_defence_off_the_main_line_matches_brute_force() {
+    let engine = engine();
+    let rules = Rules::preset("classic").unwrap();
+    let (mut measured, mut refused) = (0, 0);
+    for index in 0..40 {
+        let n = if index % 3 == 0 { 3 } else { 2 };
+        let (min, max) = if n == 3 { (2, 4) } else { (3, 6) };
+        let hands = candidate(&rules, 8, index, n, min, max).unwrap();
+        let root = Position::lead(hands.clone(), 0);
+        let limits = Limits::default();
+        assert_eq!(longest_defence(&engine, &root, &[], &limits), Ok(None));
+        for a in legal(&engine, &root, &[]) {
+            let pos = root.after(a.as_ref());
+            if pos.finished().is_some() {
+                continue;
+            }
+            let got = longest_defence(&engine, &pos, &[], &limits).unwrap();
+            if !brute_wins(&engine, &pos, &[]) {
+                assert_eq!(got, None, "{hands:?} after {a:?}");
+                refused += 1;
+                continue;
+            }
+            let reply = got.unwrap_or_else(|| panic!("no reply: {hands:?} after {a:?}"));
+            let length = |b: Option<Move>| {
+                b.is_some() as u32 + brute_length(&engine, &pos.after(b.as_ref()), &[])
+            };
+            let best = legal(&engine, &pos, &[]).into_iter().map(length).max();
+            assert_eq!(Some(length(reply)), best, "{hands:?} after {a:?}");
+            measured += 1;
+        }
+    }
+    assert!(
+        measured > 20 && refused > 20,
+        "{measured} measured, {refused} refused"
+    );
+}
+
 #[test]
 fn two_different_winning_first_plays_are_not_unique() {
     let engine = engine();

@@ -139,11 +139,35 @@ pub struct Options {
     /// With several threads, how long the first searches alone before the
     /// others join (so a quick solve costs one core).
     pub helpers_after: std::time::Duration,
-    /// With several threads, before `helpers_after`: share out the replies
-    /// to each root action in turn (`replies`) instead of searching alone.
-    /// Off by default: on this loaded 2-core machine it made short solves
-    /// slower (docs/solver.md, "Sharing the replies").
-    pub share_replies: bool,
+    /// With several threads, between `share_replies_after` and
+    /// `helpers_after`: share out the replies to each root action in turn
+    /// (`replies`) instead of searching alone. By default only when the
+    /// machine has a core free for each helper then: on a busy machine it
+    /// made short solves slower (docs/solver.md, "Sharing the replies").
+    pub share_replies: ShareReplies,
+    /// With several threads, at `helpers_after`: start the root split's
+    /// helpers only when the machine has a core free for each (as
+    /// `ShareReplies::WhenIdle` decides), else search on alone and look
+    /// again after `helpers_after`, then twice as long each time (up to 1 s). On by default: on a busy machine two
+    /// threads were slower than one (docs/solver.md).
+    pub helpers_when_idle: bool,
+    /// With `share_replies`, how long the first thread searches alone
+    /// before the replies are shared (so a solve of a millisecond or less
+    /// costs one core and wakes no helper).
+    pub share_replies_after: std::time::Duration,
+}
+
+/// Whether the replies to each root action are shared out before the
+/// helpers take the root's actions (`Options::share_replies`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShareReplies {
+    /// Never: the first thread searches alone until `helpers_after`.
+    Never,
+    /// When, at `share_replies_after`, the machine runs fewer tasks than
+    /// it has cores, so that a helper finds one free (Linux: the runnable
+    /// count of /proc/loadavg; elsewhere always).
+    WhenIdle,
+    Always,
 }
 
 /// The default memory bound: 512 MB.
@@ -159,7 +183,9 @@ impl Default for Options {
             max_memory: DEFAULT_MEMORY,
             threads: 1,
             helpers_after: std::time::Duration::from_millis(10),
-            share_replies: false,
+            share_replies: ShareReplies::WhenIdle,
+            share_replies_after: std::time::Duration::from_millis(1),
+            helpers_when_idle: true,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! decided in order, so the winning play is the one a single thread finds.
 
 use super::search::{Solver, State};
-use super::Options;
+use super::{Options, ShareReplies};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
@@ -62,11 +62,17 @@ struct Board {
     memory: AtomicUsize,
 }
 
+/// The machine's cores, asked once (on Linux it reads cgroup files).
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// The helpers' pool: one thread less than the machine has.
 fn pool() -> &'static ThreadPool {
     static POOL: OnceLock<ThreadPool> = OnceLock::new();
     POOL.get_or_init(|| {
-        let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let n = cores();
         ThreadPoolBuilder::new()
             .num_threads(n.saturating_sub(1).max(1))
             .thread_name(|i| format!("ddz-solve-{i}"))
@@ -143,12 +149,69 @@ pub(super) struct Phase {
     pub memory: usize,
 }
 
-/// The root actions in order, each one's replies shared with `threads - 1`
-/// helpers, until one settles the root, all are done, or the pause comes
-/// (the solver's `pause_at` is set by the caller).
+/// Is sharing the replies worth waking `threads - 1` helpers now? With
+/// `WhenIdle`, only when the machine runs fewer tasks than it has cores
+/// (this thread among them), so that each helper finds a core: with every
+/// core busy a helper rarely runs, and the solving thread repeats the
+/// replies it left (docs/solver.md, "Sharing the replies").
+pub(super) fn worth_sharing(policy: ShareReplies, threads: usize) -> bool {
+    #[cfg(test)]
+    if PRETEND_BUSY.with(|b| b.get()) {
+        return policy == ShareReplies::Always;
+    }
+    match policy {
+        ShareReplies::Never => false,
+        ShareReplies::Always => true,
+        ShareReplies::WhenIdle => match runnable_tasks() {
+            // The count is the whole system's (a container sees its host's),
+            // so it is weighed against every CPU online, not this process's share.
+            Some(running) => threads <= cores() && running + threads - 1 <= online_cpus(),
+            None => threads <= cores(),
+        },
+    }
+}
+
+/// The CPUs online in the whole system (Linux: the `cpuN` lines of
+/// /proc/stat), asked once; this process's cores elsewhere.
+fn online_cpus() -> usize {
+    static ONLINE: OnceLock<usize> = OnceLock::new();
+    *ONLINE.get_or_init(|| {
+        std::fs::read_to_string("/proc/stat")
+            .ok()
+            .map(|t| {
+                t.lines()
+                    .filter(|l| {
+                        l.strip_prefix("cpu")
+                            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+                    })
+                    .count()
+            })
+            .filter(|&n| n > 0)
+            .unwrap_or_else(cores)
+    })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests on this thread see a machine with no core free.
+    pub(super) static PRETEND_BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The tasks running or waiting for a core now, this thread included
+/// (Linux: the fourth field of /proc/loadavg, "running/total").
+fn runnable_tasks() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let field = text.split_whitespace().nth(3)?;
+    field.split('/').next()?.parse().ok()
+}
+
+/// The root actions in order from `from`, each one's replies shared with
+/// `threads - 1` helpers, until one settles the root, all are done, or the
+/// pause comes (the solver's `pause_at` is set by the caller).
 pub(super) fn search(
     solver: &mut Solver<'_>,
     actions: &[(Option<crate::play::Move>, State)],
+    from: usize,
     me: u8,
     threads: usize,
     clock: Instant,
@@ -169,7 +232,7 @@ pub(super) fn search(
     let helpers = (threads - 1).min(pool().current_num_threads());
     let mut phase = Phase {
         found: Vec::new(),
-        from: 0,
+        from,
         settled: false,
         nodes: 0,
         memory: 0,
@@ -255,4 +318,22 @@ pub(super) fn search(
     phase.nodes = board.nodes.load(Ordering::Relaxed);
     phase.memory = board.memory.load(Ordering::Relaxed);
     phase
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_decides_whether_replies_are_shared() {
+        assert!(!worth_sharing(ShareReplies::Never, 2));
+        assert!(worth_sharing(ShareReplies::Always, 2));
+        // More helpers than the machine has cores never find one free each.
+        assert!(!worth_sharing(ShareReplies::WhenIdle, cores() + 1));
+        if cfg!(target_os = "linux") {
+            // This thread is running while it reads the count.
+            assert!(runnable_tasks().is_some_and(|n| n >= 1));
+            assert!(online_cpus() >= cores());
+        }
+    }
 }

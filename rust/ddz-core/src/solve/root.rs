@@ -15,6 +15,7 @@
 //! a shared pool, so that one long solve never holds up another.
 
 use super::search::{Solver, State};
+use super::ShareReplies;
 use crate::play::Move;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -70,39 +71,90 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
     let threads = solver.options().threads.clamp(1, actions.len().max(1));
     let (all, me) = (solver.options().all, root.to_move);
     let after = solver.options().helpers_after;
-    // Alone first, until the pause.
+    // Alone first, until the pause, or (sharing the replies) until
+    // `share_replies_after`.
     let mut found = Vec::new();
     let mut from = 0;
-    // The positions and memo bytes of the first phase's helpers.
+    // The positions and memo bytes of the replies phase's helpers.
     let (mut early_nodes, mut early_memory) = (0, 0);
-    let share_replies = solver.options().share_replies && solver.options().max_nodes.is_none();
-    if after > Duration::ZERO && threads > 1 && share_replies {
-        // Until the pause, each root action's replies are shared out.
-        solver.pause_at(Some(clock + after));
-        let phase =
-            super::replies::search(solver, &actions, me, threads, clock, |v| settles(v, all));
-        (found, from) = (phase.found, phase.from);
-        (early_nodes, early_memory) = (phase.nodes, phase.memory);
-        if phase.settled || from == actions.len() {
-            let nodes = solver.nodes() + early_nodes;
-            return finish(&actions, found, all, nodes, early_memory);
-        }
-        solver.resume_if_paused();
-        solver.pause_at(None);
-    } else if after > Duration::ZERO || threads == 1 {
-        solver.pause_at((threads > 1).then(|| clock + after));
-        while from < actions.len() {
-            let v = solver.value_of(me, &actions[from].1);
+    let options = solver.options();
+    let share = threads > 1
+        && after > Duration::ZERO
+        && options.max_nodes.is_none()
+        && options.share_replies != ShareReplies::Never
+        && options.share_replies_after < after;
+    let alone = if share {
+        options.share_replies_after
+    } else {
+        after
+    };
+    // Searches root actions from `from` on alone, until `until` (None: to
+    // the end); the root's result if one of them settles it.
+    let alone_until = |solver: &mut Solver<'_>,
+                       until: Option<Instant>,
+                       from: &mut usize,
+                       found: &mut Found|
+     -> Option<RootResult> {
+        solver.pause_at(until);
+        while *from < actions.len() {
+            let v = solver.value_of(me, &actions[*from].1);
             if solver.resume_if_paused() {
-                break; // action `from` is taken up again below
+                break; // action `from` is taken up again after the pause
             }
-            found.push((from, v));
-            from += 1;
+            found.push((*from, v));
+            *from += 1;
             if settles(v, all) {
-                return finish(&actions, found, all, solver.nodes(), 0);
+                return Some(finish(&actions, found.clone(), all, solver.nodes(), 0));
             }
         }
         solver.pause_at(None);
+        None
+    };
+    if (after > Duration::ZERO || threads == 1) && !(share && alone == Duration::ZERO) {
+        let until = (threads > 1).then(|| clock + alone);
+        if let Some(r) = alone_until(solver, until, &mut from, &mut found) {
+            return r;
+        }
+    }
+    let policy = solver.options().share_replies;
+    if share && from < actions.len() {
+        if super::replies::worth_sharing(policy, threads) {
+            // Until the pause, each root action's replies are shared out.
+            solver.pause_at(Some(clock + after));
+            let phase = super::replies::search(solver, &actions, from, me, threads, clock, |v| {
+                settles(v, all)
+            });
+            found.extend(phase.found);
+            from = phase.from;
+            (early_nodes, early_memory) = (phase.nodes, phase.memory);
+            if phase.settled || from == actions.len() {
+                let nodes = solver.nodes() + early_nodes;
+                return finish(&actions, found, all, nodes, early_memory);
+            }
+            solver.resume_if_paused();
+            solver.pause_at(None);
+        } else if let Some(r) = alone_until(solver, Some(clock + after), &mut from, &mut found) {
+            // No core free: alone on to the pause, as without the phase.
+            return r;
+        }
+    }
+    // The root split's helpers, too, only while a core is free for each
+    // (`helpers_when_idle`): on a busy machine two threads were slower than
+    // one, long solves too (docs/solver.md). Alone on meanwhile, looking
+    // again after `helpers_after`, then at growing intervals.
+    if solver.options().helpers_when_idle && threads > 1 && after > Duration::ZERO {
+        // One free core is enough to start: the helpers take what they can.
+        // Each look pauses the search (the action is taken up again), so the
+        // looks grow twice as far apart each time, up to a second.
+        let mut wait = after;
+        while from < actions.len() && !super::replies::worth_sharing(ShareReplies::WhenIdle, 2) {
+            let until = Some(Instant::now() + wait);
+            wait = (wait * 2).min(Duration::from_secs(1)).max(after);
+            if let Some(mut r) = alone_until(solver, until, &mut from, &mut found) {
+                (r.2, r.3) = (r.2 + early_nodes, r.3 + early_memory);
+                return r;
+            }
+        }
     }
     if from == actions.len() {
         return finish(
@@ -191,6 +243,58 @@ mod tests {
     use crate::{Engine, Rules};
     use std::time::{Duration, Instant};
 
+    /// When the replies phase finds no core free, the solve goes on alone
+    /// to `helpers_after`, as without the phase: it does not start the
+    /// root split early. (More helpers than cores never find them free.)
+    #[test]
+    fn no_core_free_keeps_the_solve_alone_until_the_pause() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        let hands = vec![
+            engine.parse("DAQQJJT999844").unwrap(),
+            engine.parse("X22AAT886633").unwrap(),
+        ];
+        let pos = Position::lead(hands, 0);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) + 1;
+        for alone in [Duration::ZERO, Duration::from_micros(50)] {
+            let options = Options {
+                threads,
+                helpers_after: Duration::from_secs(3600),
+                share_replies_after: alone,
+                helpers_when_idle: false,
+                ..Options::default()
+            };
+            let mut solver = Solver::new(&engine, options);
+            assert_eq!(solver.solve(&pos).unwrap().win, Some(true));
+            assert!(!solver.helpers_ran(), "a helper joined after {alone:?}");
+        }
+    }
+
+    /// With `helpers_when_idle` and no core free, the root split's helpers
+    /// never join: the solve goes on alone,
+    /// pausing and looking again from time to time, to the same answer.
+    #[test]
+    fn no_core_free_keeps_the_root_split_out() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        let hands = vec![
+            engine.parse("DAQQJJT999844").unwrap(),
+            engine.parse("X22AAT886633").unwrap(),
+        ];
+        let pos = Position::lead(hands, 0);
+        let mut one = Solver::new(&engine, Options::default());
+        let want = one.solve(&pos).unwrap();
+        let options = Options {
+            threads: 2,
+            helpers_after: Duration::from_micros(200),
+            ..Options::default()
+        };
+        let mut solver = Solver::new(&engine, options);
+        crate::solve::replies::PRETEND_BUSY.with(|b| b.set(true));
+        let got = solver.solve(&pos).unwrap();
+        crate::solve::replies::PRETEND_BUSY.with(|b| b.set(false));
+        assert_eq!((got.win, got.plays), (want.win, want.plays));
+        assert!(!solver.helpers_ran(), "a helper joined");
+    }
+
     /// The helpers join a solve still running at `helpers_after`, also when
     /// the root actions searched before that moment were quick ones.
     #[test]
@@ -216,6 +320,7 @@ mod tests {
             threads: 2,
             max_nodes: Some(700_000),
             helpers_after: first * 3 + Duration::from_millis(1),
+            helpers_when_idle: false,
             ..Options::default()
         };
         let mut solver = Solver::new(&engine, options);
