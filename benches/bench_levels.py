@@ -8,7 +8,8 @@ seats swapped), chained from random = 0.
 Each pair runs ``ddz eval classic A B -n N --seed S --json`` in a
 subprocess; a pair's Elo gap is 400·log10(WP / (1 - WP)) from A's win rate,
 its interval from the win rate's 95% interval. The pairs with level 6 and
-above (tens of milliseconds a decision) play `--top-deals` deals. The rule
+above (tens of milliseconds a decision) play `--top-deals` deals if given
+(by default every pair plays `--deals`, 1,000). The rule
 agent (its Rust port, policy "rule") is placed from its pair with greedy;
 its pairs with levels 4 and 5 check that placement.
 """
@@ -71,12 +72,11 @@ def run_pair(a: str, b: str, deals: int, seed: int) -> dict:
 
 
 def ladder(rows: list[dict]) -> dict[str, float]:
-    """Ratings chained from random = 0 along the pairs (level 1 from its
-    pair with greedy, which is the closer match)."""
+    """Ratings chained from random = 0 along the pairs, each player from the
+    first pair that reaches it (level 1 from its pair with random, the closer
+    match; its pair with greedy is a check)."""
     rating = {"random": 0.0}
     for row in rows:
-        if row["a"] == "search:1" and row["b"] == "random":
-            continue
         if row["b"] in rating and row["a"] not in rating:
             rating[row["a"]] = rating[row["b"]] + row["elo"]
     return rating
@@ -85,7 +85,9 @@ def ladder(rows: list[dict]) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--top-deals", type=int, default=200)
+    parser.add_argument(
+        "--top-deals", type=int, default=None, help="deals for level 6+ pairs (default: --deals)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", default=None, help="also write the rows to this file")
     parser.add_argument("--only", nargs="*", default=None, help="only pairs with these A names")
@@ -94,7 +96,7 @@ def main() -> int:
     for a, b in PAIRS:
         if args.only and a not in args.only:
             continue
-        deals = args.top_deals if a in SLOW else args.deals
+        deals = args.top_deals if a in SLOW and args.top_deals else args.deals
         row = run_pair(a, b, deals, args.seed)
         rows.append(row)
         print(
