@@ -89,10 +89,10 @@ def test_a_weak_level_still_goes_out_when_it_can() -> None:
 
 
 def test_level_8_beats_level_1() -> None:
-    # A few dozen games (DouZero's protocol, seats swapped): the ladder's
-    # gap is several hundred Elo (docs/bots.md), so this is not close.
-    figures = ddz.evaluate("classic", "search:8", "search:1", 12, seed=9)
-    assert figures["overall"]["wp"]["value"] > 0.6
+    # Thirty deals, sixty games (DouZero's protocol, seats swapped): the
+    # ladder puts the two 695 Elo apart (docs/bots.md), so this is not close.
+    figures = ddz.evaluate("classic", "search:8", "search:1", 30, seed=9)
+    assert figures["overall"]["wp"]["low"] > 0.6
 
 
 # ---- hints -----------------------------------------------------------------
