@@ -140,6 +140,17 @@ pub fn analyse(
     forbid: &[Kind],
     limits: &Limits,
 ) -> Result<Verdict, SolveError> {
+    let mut walk = bounded_walk(engine, forbid, limits);
+    let root = Position::lead(hands.to_vec(), 0);
+    match analyse_in(&mut walk, &root, limits.screen) {
+        Ok(v) => Ok(v),
+        Err(Stop::Budget) => Ok(Verdict::Unknown),
+        Err(Stop::Solve(e)) => Err(e),
+    }
+}
+
+/// A walk of the solver's lines with 禁手 `forbid`, within `limits`.
+fn bounded_walk<'e>(engine: &'e Engine, forbid: &[Kind], limits: &Limits) -> Walk<'e> {
     let options = Options {
         forbid: forbid.to_vec(),
         max_nodes: Some(limits.max_nodes),
@@ -147,13 +158,7 @@ pub fn analyse(
         ..Options::default()
     };
     let solver = Solver::new(engine, options);
-    let mut walk = Walk::new(engine, solver, forbid.to_vec(), limits.max_steps);
-    let root = Position::lead(hands.to_vec(), 0);
-    match analyse_in(&mut walk, &root, limits.screen) {
-        Ok(v) => Ok(v),
-        Err(Stop::Budget) => Ok(Verdict::Unknown),
-        Err(Stop::Solve(e)) => Err(e),
-    }
+    Walk::new(engine, solver, forbid.to_vec(), limits.max_steps)
 }
 
 /// The defence's reply that resists longest at `pos`, where the defence is
@@ -168,14 +173,7 @@ pub fn longest_defence(
     forbid: &[Kind],
     limits: &Limits,
 ) -> Result<Option<Option<Move>>, SolveError> {
-    let options = Options {
-        forbid: forbid.to_vec(),
-        max_nodes: Some(limits.max_nodes),
-        max_memory: limits.max_memory,
-        ..Options::default()
-    };
-    let solver = Solver::new(engine, options);
-    let mut walk = Walk::new(engine, solver, forbid.to_vec(), limits.max_steps);
+    let mut walk = bounded_walk(engine, forbid, limits);
     let reply = (|| {
         if pos.finished().is_some() || is_landlord(pos, pos.to_move) || !walk.landlord_wins(pos)? {
             return Ok(None);
