@@ -310,9 +310,15 @@ async def asgi_call(app, method: str, path: str, body=None, token=None) -> tuple
 async def in_process(args) -> None:
     from ddz.serve import create_app
     from ddz.serve.hub import Subscriber
+    from ddz.serve.limits import Limits
 
+    # One client makes every table here, so lift the per-client limit as
+    # the subprocess run does with --max-tables-per-client.
+    limits = Limits(max_tables_per_client=max(args.tables, 1))
     app = create_app(
-        db=str(Path(tempfile.mkdtemp()) / "cpu.sqlite3"), synchronous=args.sync.upper()
+        db=str(Path(tempfile.mkdtemp()) / "cpu.sqlite3"),
+        synchronous=args.sync.upper(),
+        limits=limits,
     )
     lobby, rng, key = app.state.lobby, random.Random(1), 0
     bots = {str(s): "greedy" for s in range(1, PLAYERS.get(args.preset, 3))}
