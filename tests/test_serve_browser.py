@@ -25,8 +25,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser_helpers import headless_chromium, skip_without_chromium
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -36,8 +35,6 @@ from serve_helpers import Server, bearer
 import ddz
 from ddz.agents import RandomAgent
 
-CHROMEDRIVER = "/usr/bin/chromedriver"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DEAL_SECONDS = 90
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 #: More screens one test visits (check_both_sizes keeps to SIZES): a small laptop.
@@ -46,11 +43,7 @@ SHOTS = os.environ.get("DDZ_SCREENSHOTS")
 #: Text a person should never read: JSON punctuation, raw field names, a missing word.
 JSONISH = re.compile(r'[{}\[\]"]|\b[a-z]+_[a-z_]+\b|\b(?:true|false|null|undefined|NaN)\b|\?')
 
-if not os.path.exists(CHROMEDRIVER) and not os.environ.get("CI"):
-    pytest.skip(
-        "needs Debian's chromium and chromium-driver (.ci/run installs them)",
-        allow_module_level=True,
-    )
+skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +55,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--window-size=1366,768",
-        "--lang=en-US",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # The system chromedriver, named: selenium-manager must not download anything.
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(20)
+    driver = headless_chromium("--window-size=1366,768", "--lang=en-US", console_log=True)
     driver.set_script_timeout(15)
     yield driver
     driver.quit()

@@ -5,12 +5,8 @@ nothing scrolling sideways. The server's pack is made small (3 puzzles)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser_helpers import headless_chromium, skip_without_chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from serve_helpers import Server
@@ -18,12 +14,9 @@ from serve_helpers import Server
 import ddz
 from ddz.serve.puzzle_mode import Position, make_pack
 
-CHROMEDRIVER = "/usr/bin/chromedriver"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 RULES = ddz.Rules("classic")
 
-if not os.path.exists(CHROMEDRIVER) and not os.environ.get("CI"):
-    pytest.skip("needs Debian's chromium and chromium-driver", allow_module_level=True)
+skip_without_chromium()
 
 SMALL_PACK = "import ddz.serve.puzzle_mode as m\nm.PACK_SIZE = 3"
 
@@ -37,12 +30,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(20)
+    driver = headless_chromium()
     # A phone's viewport (a headless window is never narrower than 500 px).
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
