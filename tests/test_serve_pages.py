@@ -90,19 +90,27 @@ def test_rules_of_a_table(server: Server) -> None:
     assert error_of(server.http.get("/tables/nosuchtable/rules"), 404)
 
 
-def test_hints_are_the_legal_plays_in_hint_order(server: Server) -> None:
-    table, tokens = server.create("classic", seed=3, bots={"1": "greedy", "2": "greedy"})
+def seat_0_to_play(server: Server, **options) -> tuple[str, str, ddz.Game]:
+    """A classic table (seed 3, greedy bots) where seat 0 bids 3 and is
+    then to play, and the same deal played locally to that moment; on the
+    way, the hints during the auction are checked to be empty (no plays to
+    advise)."""
+    table, tokens = server.create("classic", seed=3, bots={"1": "greedy", "2": "greedy"}, **options)
     token = tokens["0"]
     local = ddz.Game("classic", seed=3)
     agent = GreedyAgent()
     while local.to_act != 0:
         local.step(agent.act(local.observation(local.to_act), local.legal_actions()))
-    # bidding: no plays to advise
     assert server.http.get(f"/tables/{table}/hints", headers=bearer(token)).json()["hints"] == []
     server.act(table, token, "bid:3", "b")
     local.step("bid:3")
     while local.to_act != 0:
         local.step(agent.act(local.observation(local.to_act), local.legal_actions()))
+    return table, token, local
+
+
+def test_hints_are_the_legal_plays_in_hint_order(server: Server) -> None:
+    table, token, local = seat_0_to_play(server)
     got = server.http.get(f"/tables/{table}/hints", headers=bearer(token)).json()
     obs = local.observation(0)
     order = list(local.rules.hint(obs["hand"]))
@@ -263,19 +271,7 @@ def test_the_lobby_lists_offered_tables_first_and_not_all(server: Server) -> Non
 def test_search_hints_rank_plays_with_win_rates(server: Server) -> None:
     # hints: "search": the search's best plays first, each with its win
     # rate and interval, then every other legal play in hint order.
-    table, tokens = server.create(
-        "classic", seed=3, bots={"1": "greedy", "2": "greedy"}, hints="search"
-    )
-    token = tokens["0"]
-    local = ddz.Game("classic", seed=3)
-    agent = GreedyAgent()
-    while local.to_act != 0:
-        local.step(agent.act(local.observation(local.to_act), local.legal_actions()))
-    assert server.http.get(f"/tables/{table}/hints", headers=bearer(token)).json()["hints"] == []
-    server.act(table, token, "bid:3", "b")
-    local.step("bid:3")
-    while local.to_act != 0:
-        local.step(agent.act(local.observation(local.to_act), local.legal_actions()))
+    table, token, local = seat_0_to_play(server, hints="search")
     got = server.http.get(f"/tables/{table}/hints", headers=bearer(token)).json()
     assert got["mode"] == "search"
     legal = sorted(str(a) for a in local.legal_actions() if isinstance(a, ddz.Move))
