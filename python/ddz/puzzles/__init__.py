@@ -24,7 +24,7 @@ from ddz._ddz import longest_reply as _longest_reply
 
 from . import rating, themes
 from .candidates import candidate
-from .files import CSV_COLUMNS, read, write_csv, write_jsonl
+from .files import CSV_COLUMNS, KEYS, read, write_csv, write_jsonl
 
 __all__ = [
     "CSV_COLUMNS",
@@ -40,23 +40,6 @@ __all__ = [
     "write_csv",
     "write_jsonl",
 ]
-
-#: The keys of a puzzle dict.
-KEYS = (
-    "id",
-    "preset",
-    "hands",
-    "forbid",
-    "line",
-    "length",
-    "plays",
-    "first_moves",
-    "losing_first_moves",
-    "themes",
-    "rating",
-    "rating_deviation",
-    "source",
-)
 
 #: Default card counts a hand, by number of hands.
 DEFAULT_CARDS = {2: (5, 10), 3: (3, 6)}

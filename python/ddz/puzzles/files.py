@@ -8,9 +8,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-#: The CSV's columns, in order. Lists are joined: hands and forbid with
-#: spaces, themes with spaces, the line as `seat:action` with spaces.
-CSV_COLUMNS = (
+#: The keys of a puzzle dict.
+KEYS = (
     "id",
     "preset",
     "hands",
@@ -20,8 +19,18 @@ CSV_COLUMNS = (
     "plays",
     "first_moves",
     "losing_first_moves",
+    "themes",
     "rating",
     "rating_deviation",
+    "source",
+)
+
+#: The CSV's columns, in order: the dict's keys, with the themes moved after
+#: the ratings (lichess's database puts them there). Lists are joined: hands
+#: and forbid with spaces, themes with spaces, the line as `seat:action`
+#: with spaces.
+CSV_COLUMNS = (
+    *(k for k in KEYS if k not in ("themes", "source")),
     "themes",
     "source",
 )
