@@ -531,11 +531,14 @@ impl<'e> Solver<'e> {
         if self.pool.len() <= depth {
             self.pool.resize_with(depth + 1, Default::default);
         }
+        let key = st.key();
+        if let Some(k) = &key {
+            self.table.prefetch(k); // the probe below waits less for it
+        }
         if !st.target.is_lead() && !self.answers.can_answer(self.engine, &hand, st.target) {
             // A forced pass: not worth a table entry (the lead after it has one).
             return self.child_wins(st, &st.pass(), depth);
         }
-        let key = st.key();
         if let Some(v) = key.and_then(|k| self.table.get(&k)) {
             return Some(v);
         }

@@ -264,6 +264,20 @@ impl TranspositionTable {
             .sum()
     }
 
+    /// Start loading `key`'s bucket into the cache, for a probe soon after.
+    #[inline]
+    pub fn prefetch(&self, key: &Key) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let n = self.active.load(Ordering::Relaxed);
+            let p = self.bucket(key, n) as *const Bucket as *const i8;
+            // SAFETY: a prefetch is a hint; the address is the bucket's own.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The occupied ways of a bucket are a prefix (a new entry takes the
     /// first free way, growth packs each bucket to the front), so a probe
     /// stops at the first free way: in a bucket of one or no entries it
