@@ -3,7 +3,17 @@
 //! are shared out between the solving thread and helpers. A short solve
 //! is mostly one root action (the winning one, whose every reply must be
 //! refuted), so sharing its replies puts both cores on it, where a split
-//! of the root actions would leave the second core little to do.
+//! of the root actions would leave the second core little to do. A reply
+//! that is forced (a pass with nothing to beat the play) is taken, and
+//! the actions after it are shared instead.
+//!
+//! Between jobs (an action refuted by its first reply leaves a helper
+//! nothing to take), a helper searches the root actions after the
+//! solving thread's, ahead of it: those before the winning action must
+//! all be searched anyway, and the solving thread takes a verdict found
+//! ahead instead of searching the action. A newly shared action calls a
+//! search ahead off (what it proved is in the table, and it is taken up
+//! again after the job).
 //!
 //! The helpers are threads of a pool kept for this (so their memos stay
 //! mapped between solves, as a solving thread's do); they share the
@@ -15,7 +25,7 @@
 use super::search::{Solver, State};
 use super::{Options, ShareReplies};
 use rayon::{ThreadPool, ThreadPoolBuilder};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -38,6 +48,9 @@ struct Job {
     /// Searched as root action `usize::MAX - epoch`: the cut stops it
     /// once it falls below that, and leaves later jobs alone.
     epoch: usize,
+    /// Its number on the board, and the board's `untaken`.
+    number: u64,
+    untaken: Arc<AtomicU64>,
 }
 
 impl Job {
@@ -57,6 +70,16 @@ struct Board {
     /// The job in hand and its number; None with `quit`.
     job: Mutex<(u64, Option<Arc<Job>>, bool)>,
     changed: Condvar,
+    /// The number of the job whose replies are not all taken yet (0 when
+    /// none; the most at the end): it calls off the searches ahead.
+    untaken: Arc<AtomicU64>,
+    /// The root action the solving thread decides now.
+    current: AtomicUsize,
+    /// The next root action a helper may search ahead of it.
+    ahead: AtomicUsize,
+    /// Verdicts for the root mover that helpers found ahead, by root
+    /// action: 0 none, 1 lost, 2 won.
+    found_ahead: Vec<AtomicU8>,
     /// The helpers' positions and memo bytes, added as they leave.
     nodes: AtomicU64,
     memory: AtomicUsize,
@@ -112,28 +135,79 @@ fn search_reply(solver: &mut Solver<'_>, job: &Job, me: u8, cut: &AtomicUsize, j
 fn work(solver: &mut Solver<'_>, job: &Job, me: u8, cut: &AtomicUsize) {
     loop {
         let j = job.next.fetch_add(1, Ordering::Relaxed);
+        if j + 1 >= job.replies.len() {
+            // The last reply is taken: a search ahead need not stop for it.
+            let _ =
+                job.untaken
+                    .compare_exchange(job.number, 0, Ordering::SeqCst, Ordering::Relaxed);
+        }
         if j >= job.replies.len() || !search_reply(solver, job, me, cut, j) {
             return;
         }
     }
 }
 
-fn helper_loop(solver: &mut Solver<'_>, board: &Board, me: u8, cut: &AtomicUsize) {
+/// The next root action after the solving thread's to search ahead, if any.
+fn take_ahead(board: &Board) -> Option<usize> {
+    loop {
+        let k = board.ahead.fetch_add(1, Ordering::Relaxed);
+        if k >= board.found_ahead.len() {
+            return None;
+        }
+        if k > board.current.load(Ordering::SeqCst) {
+            return Some(k);
+        }
+    }
+}
+
+/// A helper: the replies of each job posted, and between jobs the root
+/// actions after the solving thread's, searched ahead (the root actions
+/// are decided in order, and those before a win must all be searched, so
+/// a helper with no replies to take would otherwise wait). A new job
+/// calls off a search ahead: what it proved so far is in the table.
+fn helper_loop(
+    solver: &mut Solver<'_>,
+    board: &Board,
+    actions: &[(Option<crate::play::Move>, State)],
+    me: u8,
+    cut: &AtomicUsize,
+) {
     let mut seen = 0;
+    // A root action whose search ahead a job called off: taken up again.
+    let mut resume = None;
     loop {
         let job = {
-            let mut g = board.job.lock().unwrap_or_else(|e| e.into_inner());
-            while g.0 == seen && !g.2 {
-                g = board.changed.wait(g).unwrap_or_else(|e| e.into_inner());
-            }
+            let g = board.job.lock().unwrap_or_else(|e| e.into_inner());
             if g.2 {
                 return;
             }
+            let new = g.0 != seen;
             seen = g.0;
-            g.1.clone()
+            new.then(|| g.1.clone()).flatten()
         };
         if let Some(job) = job {
             work(solver, &job, me, cut);
+            continue;
+        }
+        let current = board.current.load(Ordering::SeqCst);
+        let k = resume
+            .take()
+            .filter(|&k| k > current)
+            .or_else(|| take_ahead(board));
+        if let Some(k) = k {
+            solver.interrupt_on(Some((Arc::clone(&board.untaken), seen)));
+            // Root action 0 for the cut: closing a job never stops it.
+            match solver.value_of_root_action(me, 0, &actions[k].1) {
+                Some(v) => board.found_ahead[k].store(1 + v as u8, Ordering::SeqCst),
+                None => resume = Some(k),
+            }
+            solver.interrupt_on(None);
+            solver.clear_stop_unless_paused();
+            continue;
+        }
+        let mut g = board.job.lock().unwrap_or_else(|e| e.into_inner());
+        while g.0 == seen && !g.2 {
+            g = board.changed.wait(g).unwrap_or_else(|e| e.into_inner());
         }
     }
 }
@@ -195,6 +269,11 @@ fn online_cpus() -> usize {
 thread_local! {
     /// Tests on this thread see a machine with no core free.
     pub(super) static PRETEND_BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Solves on this thread let the helpers search every later root
+    /// action ahead before the first is decided.
+    static AHEAD_FIRST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Verdicts this thread took from a helper's search ahead.
+    static TAKEN_AHEAD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The tasks running or waiting for a core now, this thread included
@@ -226,6 +305,10 @@ pub(super) fn search(
     let board = Board {
         job: Mutex::new((0, None, false)),
         changed: Condvar::new(),
+        untaken: Arc::new(AtomicU64::new(0)),
+        current: AtomicUsize::new(from),
+        ahead: AtomicUsize::new(from + 1),
+        found_ahead: actions.iter().map(|_| AtomicU8::new(0)).collect(),
         nodes: AtomicU64::new(0),
         memory: AtomicUsize::new(0),
     };
@@ -248,36 +331,60 @@ pub(super) fn search(
             scope.spawn(move |_| {
                 let mut helper = Solver::helper(engine, options, table, worker, Arc::clone(&cut));
                 helper.start_budget(clock);
-                helper_loop(&mut helper, board, me, &cut);
+                helper_loop(&mut helper, board, actions, me, &cut);
                 board.nodes.fetch_add(helper.nodes(), Ordering::Relaxed);
                 board
                     .memory
                     .fetch_add(helper.memo_bytes(), Ordering::Relaxed);
             });
         }
+        #[cfg(test)]
+        if AHEAD_FIRST.with(|a| a.get()) {
+            let start = Instant::now();
+            while board.found_ahead[from + 1..]
+                .iter()
+                .any(|v| v.load(Ordering::SeqCst) == 0)
+            {
+                assert!(
+                    start.elapsed().as_secs() < 60,
+                    "the helpers did not search ahead"
+                );
+                std::thread::yield_now();
+            }
+        }
         while phase.from < actions.len() {
+            board.current.store(phase.from, Ordering::SeqCst);
             let child = &actions[phase.from].1;
-            let replies = solver.replies(me, child);
+            let ahead = board.found_ahead[phase.from].load(Ordering::SeqCst);
             let epoch = phase.from + 1;
-            let v = match replies {
-                None => solver.value_of_root_action(me, usize::MAX - epoch, child),
-                Some((replies, any)) => {
+            // A verdict a helper found ahead saves even listing the replies.
+            let replies = (ahead == 0).then(|| solver.replies(me, child)).flatten();
+            #[cfg(test)]
+            TAKEN_AHEAD.with(|t| t.set(t.get() + (ahead > 0) as usize));
+            let v = match (ahead, replies) {
+                (1 | 2, _) => Some(ahead == 2),
+                (_, None) => solver.value_of_root_action(me, usize::MAX - epoch, child),
+                (_, Some((replies, any))) => {
                     let done = replies.iter().map(|_| AtomicBool::new(false)).collect();
-                    let job = Arc::new(Job {
-                        replies,
-                        done,
-                        any,
-                        next: AtomicUsize::new(0),
-                        closed: AtomicBool::new(false),
-                        decided: Mutex::new(None),
-                        stopped: AtomicBool::new(false),
-                        epoch,
-                    });
-                    {
+                    let job = {
                         let mut g = board.job.lock().unwrap_or_else(|e| e.into_inner());
                         g.0 += 1;
+                        let job = Arc::new(Job {
+                            replies,
+                            done,
+                            any,
+                            next: AtomicUsize::new(0),
+                            closed: AtomicBool::new(false),
+                            decided: Mutex::new(None),
+                            stopped: AtomicBool::new(false),
+                            epoch,
+                            number: g.0,
+                            untaken: Arc::clone(&board.untaken),
+                        });
                         g.1 = Some(Arc::clone(&job));
-                    }
+                        board.untaken.store(g.0, Ordering::SeqCst);
+                        job
+                    };
                     board.changed.notify_all();
                     work(solver, &job, me, &cut);
                     // Replies a helper still searches: search them here too
@@ -311,6 +418,7 @@ pub(super) fn search(
         }
         let mut g = board.job.lock().unwrap_or_else(|e| e.into_inner());
         g.2 = true;
+        board.untaken.store(u64::MAX, Ordering::SeqCst);
         drop(g);
         board.changed.notify_all();
     });
@@ -323,6 +431,83 @@ pub(super) fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::{Position, Solver};
+    use crate::{Engine, Rules};
+
+    /// Positions of two and three hands from a shuffled deck (a small
+    /// generator of its own: the crate's tests share no dealer here).
+    fn positions(engine: &Engine, count: usize) -> Vec<Position> {
+        let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
+        deck.extend(['X', 'D']);
+        let mut seed = 2026u64;
+        let mut below = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        (0..count)
+            .map(|case| {
+                for i in (1..deck.len()).rev() {
+                    deck.swap(i, below(i + 1));
+                }
+                let sizes: &[usize] = if case % 2 == 0 { &[9, 8] } else { &[6, 5, 5] };
+                let mut at = 0;
+                let hands = sizes
+                    .iter()
+                    .map(|&n| {
+                        at += n;
+                        engine
+                            .parse(&deck[at - n..at].iter().collect::<String>())
+                            .unwrap()
+                    })
+                    .collect();
+                Position::lead(hands, below(sizes.len()))
+            })
+            .collect()
+    }
+
+    /// The verdicts a helper finds ahead are the solving thread's own: with
+    /// every later root action searched ahead before the first is decided,
+    /// the verdict and every winning play are those of one thread.
+    #[test]
+    fn verdicts_found_ahead_agree_with_one_thread() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        AHEAD_FIRST.with(|a| a.set(true));
+        TAKEN_AHEAD.with(|t| t.set(0));
+        for pos in positions(&engine, 40) {
+            let one = Solver::new(
+                &engine,
+                Options {
+                    all: true,
+                    ..Options::default()
+                },
+            )
+            .solve(&pos)
+            .unwrap();
+            for all in [true, false] {
+                let options = Options {
+                    all,
+                    threads: 2,
+                    share_replies: ShareReplies::Always,
+                    share_replies_after: std::time::Duration::ZERO,
+                    ..Options::default()
+                };
+                let two = Solver::new(&engine, options).solve(&pos).unwrap();
+                let want = if all {
+                    one.plays.clone()
+                } else {
+                    one.plays.iter().take(1).copied().collect()
+                };
+                assert_eq!((two.win, two.plays), (one.win, want), "{:?}", pos.hands);
+            }
+        }
+        AHEAD_FIRST.with(|a| a.set(false));
+        assert!(
+            TAKEN_AHEAD.with(|t| t.get()) > 100,
+            "few verdicts were taken from ahead"
+        );
+    }
 
     #[test]
     fn the_policy_decides_whether_replies_are_shared() {

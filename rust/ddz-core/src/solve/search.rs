@@ -120,6 +120,9 @@ pub struct Solver<'e> {
     cut: Option<Arc<AtomicUsize>>,
     /// The root action this thread searches now.
     root_action: usize,
+    /// A speculative search stops once this counter passes this value
+    /// (the solving thread has work it needs more, `replies`).
+    interrupt: Option<(Arc<AtomicU64>, u64)>,
     /// Lead plays for the control check, one list per level.
     spare: Vec<Vec<Keyed>>,
 }
@@ -189,6 +192,7 @@ impl<'e> Solver<'e> {
             paused: false,
             cut: None,
             root_action: 0,
+            interrupt: None,
             spare: Vec::new(),
         }
     }
@@ -340,22 +344,28 @@ impl<'e> Solver<'e> {
     /// The replies at `child`, the position a root action reaches, to
     /// share out between threads, and whether the root mover's side wins
     /// when any of them leads to its win (the replier is its partner) or
-    /// only when all do. None when there is nothing to share: the game is
-    /// over there, the table has it, or the replier has one action.
+    /// only when all do. A forced action (a pass with nothing to beat the
+    /// play) is taken, and the actions after it are shared instead. None
+    /// when there is nothing to share: the game is over there, the table
+    /// has it, or every action on the way is forced to the end.
     pub(super) fn replies(&mut self, me: u8, child: &State) -> Option<(Vec<State>, bool)> {
-        let prev_seat = (child.to_move + child.n - 1) % child.n;
-        if child.hands[prev_seat as usize].is_empty() {
-            return None;
+        let mut at = *child;
+        loop {
+            let prev_seat = (at.to_move + at.n - 1) % at.n;
+            if at.hands[prev_seat as usize].is_empty() {
+                return None;
+            }
+            if at.key().is_some_and(|k| self.table.get(&k).is_some()) {
+                return None;
+            }
+            let mut list = self.actions(&at);
+            if list.len() == 1 {
+                at = list.swap_remove(0).1;
+                continue;
+            }
+            let any = at.same_side(at.to_move, me);
+            return Some((list.into_iter().map(|(_, s)| s).collect(), any));
         }
-        if child.key().is_some_and(|k| self.table.get(&k).is_some()) {
-            return None;
-        }
-        let list = self.actions(child);
-        if list.len() < 2 {
-            return None;
-        }
-        let any = child.same_side(child.to_move, me);
-        Some((list.into_iter().map(|(_, s)| s).collect(), any))
     }
 
     /// Did the last search stop at the pause? If so, search on from here
@@ -513,12 +523,22 @@ impl<'e> Solver<'e> {
         !self.aborted
     }
 
-    /// Has the split's cut passed the root action this thread searches?
+    /// Has the split's cut passed the root action this thread searches,
+    /// or has a speculative search been called off?
     #[inline]
     fn cut_off(&self) -> bool {
         self.cut
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed) < self.root_action)
+            || self
+                .interrupt
+                .as_ref()
+                .is_some_and(|(c, v)| c.load(Ordering::Relaxed) > *v)
+    }
+
+    /// Search on only while `counter` stays at or below `value` (None: no such stop).
+    pub(super) fn interrupt_on(&mut self, stop: Option<(Arc<AtomicU64>, u64)>) {
+        self.interrupt = stop;
     }
 
     /// Can the side to move at `st` force going out first? None: out of budget.
