@@ -152,8 +152,8 @@ pub struct Options {
     /// threads were slower than one (docs/solver.md).
     pub helpers_when_idle: bool,
     /// With `share_replies`, how long the first thread searches alone
-    /// before the replies are shared (so a solve of a millisecond or less
-    /// costs one core and wakes no helper).
+    /// before the replies are shared (0.5 ms: so a solve of half a
+    /// millisecond or less costs one core and wakes no helper).
     pub share_replies_after: std::time::Duration,
 }
 
@@ -184,7 +184,7 @@ impl Default for Options {
             threads: 1,
             helpers_after: std::time::Duration::from_millis(10),
             share_replies: ShareReplies::WhenIdle,
-            share_replies_after: std::time::Duration::from_millis(1),
+            share_replies_after: std::time::Duration::from_micros(500),
             helpers_when_idle: true,
         }
     }
