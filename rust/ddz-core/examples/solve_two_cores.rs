@@ -1,5 +1,5 @@
 //! Wall time of short solves on one thread, on two as `rules.solve` runs
-//! them (the replies shared out from 1 ms on when a core is free), and on
+//! them (the replies shared out from 0.5 ms on when a core is free), and on
 //! two without sharing the replies (the default before 7 December 2026),
 //! alternated: `cargo run --release -p ddz-core --example solve_two_cores [rounds]`.
 //!
