@@ -15,7 +15,9 @@ hands from stdin, the first the landlord's, who leads; it prints its own search
 time, then the winning play or "can not win"), then ``rules.solve`` with the
 default threads and with ``threads=1``, each a few times (a fresh solver each call).
 The table gives the medians over the rounds and the ratio of the peer's own search
-time to ddz's wall time (above 1: ddz is faster).  Every peer run's verdict and play
+time to ddz's wall time (above 1: ddz is faster), with a 95% bootstrap interval over
+the rounds (it says how far the rounds of one run move the ratio, not how far the
+machine moves between runs).  Every peer run's verdict and play
 are checked against ddz's (``all=True``: every winning play); a run that names a
 losing play is counted and reported below the table (the peer's threads share a
 table without a lock, keyed by a 32-bit hash, so this happens).
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import statistics
@@ -139,6 +142,21 @@ def time_ddz(rules, hands, threads, n):
     return times, nodes
 
 
+def ratio_interval(peer: list[float], ddz: list[list[float]], draws: int = 2000):
+    """A 95% bootstrap interval of the peer's median over ddz's, by round: rounds are
+    drawn with replacement (each round's peer run with that round's ddz solves), so
+    the interval shows how far the ratio moves with the rounds a run happens to get."""
+    rng = random.Random(0)
+    rounds = list(zip(peer, ddz))
+    ratios = []
+    for _ in range(draws):
+        pick = [rounds[rng.randrange(len(rounds))] for _ in rounds]
+        mine = [t for _, ts in pick for t in ts]
+        ratios.append(statistics.median(p for p, _ in pick) / statistics.median(mine))
+    ratios.sort()
+    return ratios[int(0.025 * draws)], ratios[int(0.975 * draws) - 1]
+
+
 def ms(x: float | None) -> str:
     if x is None:
         return "–"
@@ -188,6 +206,7 @@ def main() -> None:
         peer_spent, peer_note = 0.0, ""
         wrong: list[str] = []
         every: list[float] = []
+        by_round: list[list[float]] = []  # ddz's solves of the rounds the peer ran in
         one: list[float] = []
         nodes: list[int] = []
         for r in range(args.rounds):
@@ -208,6 +227,8 @@ def main() -> None:
                     peer_spent += wall
             t, k = time_ddz(rules, hands, None, n)
             every += t
+            if len(by_round) < len(peer_own):
+                by_round.append(t)
             nodes += k
             one += time_ddz(rules, hands, 1, n)[0]
             if binary is not None and peer_own and len(peer_own) == r + 1:
@@ -226,6 +247,7 @@ def main() -> None:
                 peer_wall,
                 peer_note,
                 every,
+                by_round,
                 one,
                 nodes,
                 wrong,
@@ -239,11 +261,14 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|")
     notes = []
-    for name, leader, other, win, own, wall, note, every, one, nodes, wrong in rows:
+    for name, leader, other, win, own, wall, note, every, by_round, one, nodes, wrong in rows:
         d, o = statistics.median(every), statistics.median(one)
         if own:
             peer = f"{ms(statistics.median(own))} / {ms(statistics.median(wall))} ({len(own)})"
             ratio = f"{statistics.median(own) / d:.1f}x"
+            if len(own) > 1:
+                low, high = ratio_interval(own, by_round)
+                ratio += f" ({low:.1f}-{high:.1f})"
         else:
             peer, ratio = note or "–", "–"
         verdict = "leader wins" if win else "leader loses"
@@ -262,7 +287,7 @@ def main() -> None:
         print(n)
     print(
         "Medians: the peer's over its runs (one a round), ddz's over every solve of every"
-        " round; ratios of the medians."
+        " round; ratios of the medians, with a 95% bootstrap interval over the rounds."
     )
 
 
