@@ -233,6 +233,10 @@ pub(super) fn worth_sharing(policy: ShareReplies, threads: usize) -> bool {
     if PRETEND_BUSY.with(|b| b.get()) {
         return policy == ShareReplies::Always;
     }
+    #[cfg(test)]
+    if BUSY_LOOKS.with(|b| b.replace(b.get().saturating_sub(1)) > 0) {
+        return false;
+    }
     match policy {
         ShareReplies::Never => false,
         ShareReplies::Always => true,
@@ -269,6 +273,9 @@ fn online_cpus() -> usize {
 thread_local! {
     /// Tests on this thread see a machine with no core free.
     pub(super) static PRETEND_BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The next this many looks on this thread find no core free, whatever
+    /// the policy (after them, `Always` finds one).
+    pub(super) static BUSY_LOOKS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// Solves on this thread let the helpers search every later root
     /// action ahead before the first is decided.
     static AHEAD_FIRST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };

@@ -118,7 +118,19 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
     }
     let policy = solver.options().share_replies;
     if share && from < actions.len() {
-        if super::replies::worth_sharing(policy, threads) {
+        // No core free: alone on, looking again once the search has run
+        // alone as long again (so a task that held a core for a moment does
+        // not keep the helper out of the whole solve), up to the pause.
+        let mut free = super::replies::worth_sharing(policy, threads);
+        while !free && from < actions.len() && Instant::now() < clock + after {
+            let wait = clock.elapsed().max(alone).max(Duration::from_micros(100));
+            let until = (Instant::now() + wait).min(clock + after);
+            if let Some(r) = alone_until(solver, Some(until), &mut from, &mut found) {
+                return r;
+            }
+            free = super::replies::worth_sharing(policy, threads);
+        }
+        if free && from < actions.len() && Instant::now() < clock + after {
             // Until the pause, each root action's replies are shared out.
             solver.pause_at(Some(clock + after));
             let phase = super::replies::search(solver, &actions, from, me, threads, clock, |v| {
@@ -133,9 +145,6 @@ pub(super) fn search(solver: &mut Solver<'_>, root: &State, clock: Instant) -> R
             }
             solver.resume_if_paused();
             solver.pause_at(None);
-        } else if let Some(r) = alone_until(solver, Some(clock + after), &mut from, &mut found) {
-            // No core free: alone on to the pause, as without the phase.
-            return r;
         }
     }
     // The root split's helpers, too, only while a core is free for each
@@ -239,7 +248,7 @@ fn finish(
 
 #[cfg(test)]
 mod tests {
-    use crate::solve::{Options, Position, Solver};
+    use crate::solve::{Options, Position, ShareReplies, Solver};
     use crate::{Engine, Rules};
     use std::time::{Duration, Instant};
 
@@ -267,6 +276,42 @@ mod tests {
             assert_eq!(solver.solve(&pos).unwrap().win, Some(true));
             assert!(!solver.helpers_ran(), "a helper joined after {alone:?}");
         }
+    }
+
+    /// A machine busy at the first look shares the replies at a later one:
+    /// a task that held a core for a moment does not keep the helper out.
+    #[test]
+    fn a_core_freed_later_still_gets_the_replies_shared() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        let hands = vec![
+            engine.parse("DAQQJJT999844").unwrap(),
+            engine.parse("X22AAT886633").unwrap(),
+        ];
+        let pos = Position::lead(hands, 0);
+        let want = Solver::new(&engine, Options::default())
+            .solve(&pos)
+            .unwrap();
+        let options = Options {
+            threads: 2,
+            helpers_after: Duration::from_secs(3600),
+            share_replies: ShareReplies::Always,
+            share_replies_after: Duration::from_micros(100),
+            helpers_when_idle: false,
+            ..Options::default()
+        };
+        // The second look comes once the solve has run alone as long again:
+        // a solve kept off its core that long could end before it, so a
+        // helper must join in one of three.
+        let joined = (0..3).any(|_| {
+            crate::solve::replies::BUSY_LOOKS.with(|b| b.set(1));
+            let mut solver = Solver::new(&engine, options.clone());
+            let got = solver.solve(&pos).unwrap();
+            let left = crate::solve::replies::BUSY_LOOKS.with(|b| b.replace(0));
+            assert_eq!(left, 0, "the solve looked only once");
+            assert_eq!((&got.win, &got.plays), (&want.win, &want.plays));
+            solver.helpers_ran()
+        });
+        assert!(joined, "no helper joined after the second look");
     }
 
     /// With `helpers_when_idle` and no core free, the root split's helpers
