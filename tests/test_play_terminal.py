@@ -63,6 +63,26 @@ class Terminal:
                 return True
         raise AssertionError("no prompt and no exit:\n" + self.screen()[-2000:])
 
+    def wait_for_read(self, timeout: float = 10) -> None:
+        """Wait until the child sleeps in read() on its terminal.
+
+        Seeing the prompt is not enough before a Ctrl-C: a SIGINT that lands
+        between Python's last signal check and the read() call is only acted
+        on once that read returns, which is the next Enter. People press
+        Ctrl-C long after the prompt; a test types it within microseconds."""
+        read = {"x86_64": "0", "aarch64": "63"}.get(os.uname().machine)
+        deadline = time.monotonic() + timeout
+        while read is not None and time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{self.pid}/syscall") as f:
+                    number, fd, *_ = f.read().split() + ["", ""]
+            except OSError:
+                break  # no /proc: fall back to a pause
+            if number == read and fd == "0x0":
+                return
+            time.sleep(0.01)
+        time.sleep(0.5)
+
     def send(self, line: str) -> None:
         os.write(self.fd, line.encode() + b"\r")
 
@@ -116,6 +136,7 @@ def test_a_whole_deal_at_80_by_24_with_hostile_input() -> None:
 def test_ctrl_c_leaves_cleanly() -> None:
     term = Terminal("play", "classic", "--seed", "1")
     assert term.read_until_prompt()
+    term.wait_for_read()
     os.write(term.fd, b"\x03")  # the terminal turns it into SIGINT
     assert not term.read_until_prompt()
     assert term.wait() == 130
