@@ -252,17 +252,22 @@ mod tests {
     use crate::{Engine, Rules};
     use std::time::{Duration, Instant};
 
+    /// The 13-v-12 puzzle of docs/solver.md, the leader to move.
+    fn puzzle(engine: &Engine) -> Position {
+        let hands = vec![
+            engine.parse("DAQQJJT999844").unwrap(),
+            engine.parse("X22AAT886633").unwrap(),
+        ];
+        Position::lead(hands, 0)
+    }
+
     /// When the replies phase finds no core free, the solve goes on alone
     /// to `helpers_after`, as without the phase: it does not start the
     /// root split early. (More helpers than cores never find them free.)
     #[test]
     fn no_core_free_keeps_the_solve_alone_until_the_pause() {
         let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
-        let hands = vec![
-            engine.parse("DAQQJJT999844").unwrap(),
-            engine.parse("X22AAT886633").unwrap(),
-        ];
-        let pos = Position::lead(hands, 0);
+        let pos = puzzle(&engine);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) + 1;
         for alone in [Duration::ZERO, Duration::from_micros(50)] {
             let options = Options {
@@ -283,11 +288,7 @@ mod tests {
     #[test]
     fn a_core_freed_later_still_gets_the_replies_shared() {
         let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
-        let hands = vec![
-            engine.parse("DAQQJJT999844").unwrap(),
-            engine.parse("X22AAT886633").unwrap(),
-        ];
-        let pos = Position::lead(hands, 0);
+        let pos = puzzle(&engine);
         let want = Solver::new(&engine, Options::default())
             .solve(&pos)
             .unwrap();
@@ -320,11 +321,7 @@ mod tests {
     #[test]
     fn no_core_free_keeps_the_root_split_out() {
         let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
-        let hands = vec![
-            engine.parse("DAQQJJT999844").unwrap(),
-            engine.parse("X22AAT886633").unwrap(),
-        ];
-        let pos = Position::lead(hands, 0);
+        let pos = puzzle(&engine);
         let mut one = Solver::new(&engine, Options::default());
         let want = one.solve(&pos).unwrap();
         let options = Options {
