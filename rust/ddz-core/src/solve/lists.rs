@@ -45,6 +45,47 @@ impl Keyed {
     }
 }
 
+/// What a list says beside its plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Listed {
+    /// The fewest plays that empty the hand now (where a pass goes).
+    pub now: u8,
+    /// What to try before the list's order (see `Lists::learn`).
+    pub first: First,
+}
+
+/// The action a search tries first at a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum First {
+    /// The list's own order (with the pass where the plays left put it).
+    Listed,
+    Pass,
+    /// The play at this index of the list.
+    Play(u16),
+}
+
+/// `First` in a slot's two bytes (a slot stays 32 bytes).
+const LISTED: u16 = u16::MAX;
+const PASS: u16 = u16::MAX - 1;
+
+impl First {
+    fn packed(self) -> u16 {
+        match self {
+            First::Listed => LISTED,
+            First::Pass => PASS,
+            First::Play(i) => i,
+        }
+    }
+
+    fn unpacked(v: u16) -> First {
+        match v {
+            LISTED => First::Listed,
+            PASS => First::Pass,
+            i => First::Play(i),
+        }
+    }
+}
+
 /// A cached list: where it lies in the arena.
 #[derive(Clone, Copy)]
 pub(super) struct Slot {
@@ -54,6 +95,11 @@ pub(super) struct Slot {
     target: u32,
     /// The fewest plays that empty the hand now (where a pass goes).
     now: u8,
+    /// The last action that won here after another was tried first
+    /// (`First` packed), against an opponent's play or a lead [0] and
+    /// against a partner's [1]: a farmer lets its partner's play stand
+    /// where it would beat the landlord's.
+    first: [u16; 2],
     len: u16,
     start: u32,
 }
@@ -62,6 +108,7 @@ const FREE: Slot = Slot {
     hand: [0; 2],
     target: 0,
     now: 0,
+    first: [LISTED; 2],
     len: 0,
     start: 0,
 };
@@ -147,7 +194,9 @@ impl Lists {
     }
 
     /// The plays of `hand` answering `target` (forbidden kinds left out),
-    /// sorted by order key, into `out`; returns the fewest plays of `hand`.
+    /// sorted by order key, into `out`; returns the fewest plays of `hand`
+    /// and what to try first (`partner`: the play to beat is a partner's).
+    #[allow(clippy::too_many_arguments)]
     pub fn ordered(
         &mut self,
         engine: &Engine,
@@ -155,15 +204,19 @@ impl Lists {
         fewest: &mut Fewest,
         hand: Cards,
         target: Target,
+        partner: bool,
         out: &mut Vec<Keyed>,
-    ) -> u8 {
+    ) -> Listed {
         let (key, tkey) = (hand.key(), target.key());
         let s = self.slots[slot(key, tkey, self.slots.len())];
         out.clear();
         if s.hand == halves(key) && s.target == tkey {
             let start = s.start as usize;
             out.extend_from_slice(&self.arena[start..start + s.len as usize]);
-            return s.now;
+            return Listed {
+                now: s.now,
+                first: First::unpacked(s.first[partner as usize]),
+            };
         }
         collect(engine, forbid, &hand, target, &mut self.scratch);
         for p in &self.scratch {
@@ -173,11 +226,30 @@ impl Lists {
         out.sort_by_key(|k| k.key);
         let now = fewest.of(engine, forbid, hand);
         self.store(key, tkey, now, out);
-        now
+        Listed {
+            now,
+            first: First::Listed,
+        }
+    }
+
+    /// `won` won a position of `hand` facing `target` after another
+    /// action was tried first: it is tried first from now on, until
+    /// another wins after it. The same hand meets the same play in many
+    /// positions that differ only in the other hands, and what won in one
+    /// often wins in the next (the 13-v-12 puzzle takes 9% fewer positions,
+    /// 17-v-17 deals a third fewer: docs/solver.md). Only the order of the
+    /// search changes, never a verdict.
+    pub fn learn(&mut self, hand: Cards, target: Target, partner: bool, won: First) {
+        let (key, tkey) = (hand.key(), target.key());
+        let n = self.slots.len();
+        let s = &mut self.slots[slot(key, tkey, n)];
+        if s.hand == halves(key) && s.target == tkey {
+            s.first[partner as usize] = won.packed();
+        }
     }
 
     fn store(&mut self, hand: u128, target: u32, now: u8, plays: &[Keyed]) {
-        if plays.len() > u16::MAX as usize || plays.len() > self.max_plays {
+        if plays.len() >= PASS as usize || plays.len() > self.max_plays {
             return; // too long to keep: listed again when met again
         }
         if self.arena.len() + plays.len() > self.max_plays {
@@ -195,6 +267,7 @@ impl Lists {
             hand: halves(hand),
             target,
             now,
+            first: [LISTED; 2],
             len: plays.len() as u16,
             start: self.arena.len() as u32,
         };
@@ -239,8 +312,8 @@ mod tests {
                     Target::Lead,
                     engine.to_beat(&engine.moves(&engine.parse("3").unwrap(), None)[0]),
                 ] {
-                    let n = small.ordered(&engine, 0, &mut fewest, hand, target, &mut a);
-                    let m = large.ordered(&engine, 0, &mut fewest, hand, target, &mut b);
+                    let n = small.ordered(&engine, 0, &mut fewest, hand, target, false, &mut a);
+                    let m = large.ordered(&engine, 0, &mut fewest, hand, target, false, &mut b);
                     assert_eq!((n, &a), (m, &b), "{text} round {round}");
                     let mut want = Vec::new();
                     collect(&engine, 0, &hand, target, &mut want);
@@ -254,5 +327,70 @@ mod tests {
             }
         }
         assert!(small.bytes() <= large.bytes());
+    }
+
+    /// A learnt action comes back with its list, for the side of the
+    /// play to beat it was learnt against, until another is learnt there;
+    /// the plays and their order do not change, and a list stored again
+    /// starts from its own order.
+    #[test]
+    fn a_learnt_action_comes_back_with_its_list() {
+        let engine = Engine::new(Rules::preset("classic").unwrap()).unwrap();
+        let mut fewest = Fewest::new(1 << 20);
+        let mut lists = Lists::new(1 << 20);
+        let hand = engine.parse("3345567TT2").unwrap();
+        let target = engine.to_beat(&engine.moves(&engine.parse("4").unwrap(), None)[0]);
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        let mut ordered = |lists: &mut Lists, hand, partner, out: &mut Vec<Keyed>| {
+            lists.ordered(&engine, 0, &mut fewest, hand, target, partner, out)
+        };
+        let listed = ordered(&mut lists, hand, false, &mut before);
+        assert_eq!(listed.first, First::Listed);
+        for won in [First::Play(3), First::Pass, First::Play(1)] {
+            lists.learn(hand, target, false, won);
+            let again = ordered(&mut lists, hand, false, &mut after);
+            assert_eq!(
+                again,
+                Listed {
+                    now: listed.now,
+                    first: won
+                }
+            );
+            assert_eq!(before, after);
+            // Against a partner's play nothing was learnt.
+            assert_eq!(
+                ordered(&mut lists, hand, true, &mut after).first,
+                First::Listed
+            );
+        }
+        lists.learn(hand, target, true, First::Pass);
+        assert_eq!(
+            ordered(&mut lists, hand, true, &mut after).first,
+            First::Pass
+        );
+        assert_eq!(
+            ordered(&mut lists, hand, false, &mut after).first,
+            First::Play(1)
+        );
+        // Another hand's list is not touched, and one never listed learns nothing.
+        let other = engine.parse("3345567TT").unwrap();
+        lists.learn(other, target, false, First::Pass);
+        assert_eq!(
+            ordered(&mut lists, other, false, &mut after).first,
+            First::Listed
+        );
+        // A cache with room for one list starts over when the next comes:
+        // the first comes back in its own order, with nothing learnt.
+        let mut small = Lists::new((before.len() + 1) * KEYED_BYTES * 4 / 3 + 4);
+        assert_eq!(small.max_plays, before.len() + 1);
+        ordered(&mut small, hand, false, &mut after);
+        small.learn(hand, target, false, First::Play(2));
+        assert_eq!(
+            ordered(&mut small, hand, false, &mut after).first,
+            First::Play(2)
+        );
+        ordered(&mut small, other, false, &mut after);
+        let listed = ordered(&mut small, hand, false, &mut after);
+        assert_eq!((listed.first, &after), (First::Listed, &before));
     }
 }

@@ -2,7 +2,7 @@
 
 use super::answers::Answers;
 use super::fewest::Fewest;
-use super::lists::{left_of, order_key, Keyed, Lists};
+use super::lists::{left_of, order_key, First, Keyed, Listed, Lists};
 use super::reuse;
 use super::transposition::{pack, Key, TranspositionTable};
 use super::{kind_mask, Options, Position, Solution, SolveError, FORBIDDABLE};
@@ -72,6 +72,19 @@ impl State {
                 || self.same_side(s, self.to_move)
                 || !answers.can_answer(engine, &self.hands[s as usize], p.to_beat)
         })
+    }
+
+    /// Does the mover order by what won before (`Lists::learn`)? Not the
+    /// landlord of three hands: what won against one pair of farmers' hands
+    /// misleads against the next (with it, the solve bench's two worst
+    /// three-hand deals took 1.4 and 2.7 times the positions: docs/solver.md).
+    fn learns(&self) -> bool {
+        self.n == 2 || self.to_move != 0
+    }
+
+    /// The play to beat is a partner's (three hands: the other farmer's).
+    fn partner_owns(&self) -> bool {
+        self.owner != self.to_move && self.same_side(self.owner, self.to_move)
     }
 
     fn same_side(&self, a: u8, b: u8) -> bool {
@@ -563,13 +576,13 @@ impl<'e> Solver<'e> {
             return Some(v);
         }
         let mut list = std::mem::take(&mut self.pool[depth]);
-        let now = self.ordered(hand, st.target, &mut list);
+        let listed = self.ordered(hand, st.target, st.partner_owns(), &mut list);
         // A play that empties the hand leaves 0 plays, so it sorts first.
         let result = if list.first().is_some_and(|k| left_of(k.key) == 0) {
             Some(true) // out in one play: not worth a table entry
         } else {
             let before = self.nodes;
-            let v = self.search(st, depth, &list, now);
+            let v = self.search(st, depth, &list, listed);
             // A win the control check found (no position searched below)
             // costs one list lookup to find again: not worth an entry.
             if let (Some(v), Some(key), true) = (v, key, self.nodes > before) {
@@ -587,21 +600,29 @@ impl<'e> Solver<'e> {
     }
 
     /// The plays of `hand` answering `target`, ordered; returns the fewest
-    /// plays that empty `hand`.
+    /// plays that empty `hand` and what to try first.
     #[inline]
-    fn ordered(&mut self, hand: Cards, target: Target, out: &mut Vec<Keyed>) -> u8 {
+    fn ordered(
+        &mut self,
+        hand: Cards,
+        target: Target,
+        partner: bool,
+        out: &mut Vec<Keyed>,
+    ) -> Listed {
         self.lists.ordered(
             self.engine,
             self.forbid,
             &mut self.fewest,
             hand,
             target,
+            partner,
             out,
         )
     }
 
-    /// `list`: the mover's plays in order; `now`: the fewest plays of its hand.
-    fn search(&mut self, st: &State, depth: usize, list: &[Keyed], now: u8) -> Option<bool> {
+    /// `list`: the mover's plays in order; `listed`: the fewest plays of
+    /// its hand and what to try first.
+    fn search(&mut self, st: &State, depth: usize, list: &[Keyed], listed: Listed) -> Option<bool> {
         let hand = st.hands[st.to_move as usize];
         // A play no opponent can answer, after which the hand goes out
         // through plays no opponent can answer: a win without a search.
@@ -618,16 +639,50 @@ impl<'e> Solver<'e> {
         let pass_at = if st.target.is_lead() {
             usize::MAX
         } else {
-            list.partition_point(|k| left_of(k.key) <= now as u32)
+            list.partition_point(|k| left_of(k.key) <= listed.now as u32)
         };
-        for i in 0..=list.len() {
-            if i == pass_at && self.child_wins(st, &st.pass(), depth)? {
-                return Some(true);
-            }
-            if let Some(kp) = list.get(i) {
-                if self.child_wins(st, &st.play(&kp.play()), depth)? {
+        // What won here after another action was tried first goes first.
+        let learning = st.learns();
+        let first = if learning {
+            listed.first
+        } else {
+            First::Listed
+        };
+        match first {
+            First::Listed => {}
+            First::Pass => {
+                debug_assert!(pass_at != usize::MAX, "a pass learnt on a lead");
+                if self.child_wins(st, &st.pass(), depth)? {
                     return Some(true);
                 }
+            }
+            First::Play(i) => {
+                if self.child_wins(st, &st.play(&list[i as usize].play()), depth)? {
+                    return Some(true);
+                }
+            }
+        }
+        let mut tried = first != First::Listed;
+        for i in 0..=list.len() {
+            if i == pass_at && first != First::Pass {
+                if self.child_wins(st, &st.pass(), depth)? {
+                    if tried && learning {
+                        self.lists
+                            .learn(hand, st.target, st.partner_owns(), First::Pass);
+                    }
+                    return Some(true);
+                }
+                tried = true;
+            }
+            if i < list.len() && first != First::Play(i as u16) {
+                if self.child_wins(st, &st.play(&list[i].play()), depth)? {
+                    if tried && learning {
+                        let won = First::Play(i as u16);
+                        self.lists.learn(hand, st.target, st.partner_owns(), won);
+                    }
+                    return Some(true);
+                }
+                tried = true;
             }
         }
         Some(false)
@@ -651,7 +706,7 @@ impl<'e> Solver<'e> {
             self.spare.resize_with(level + 1, Vec::new);
         }
         let mut list = std::mem::take(&mut self.spare[level]);
-        self.ordered(rest, Target::Lead, &mut list);
+        self.ordered(rest, Target::Lead, false, &mut list);
         // Every play leaves at least `left - 1` plays: those that leave
         // exactly that many sort first.
         let mut found = false;
