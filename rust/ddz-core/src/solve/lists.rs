@@ -128,6 +128,7 @@ pub(super) struct Lists {
 }
 
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+const _: () = assert!(SLOT_BYTES == 32, "two slots a cache line");
 const KEYED_BYTES: usize = std::mem::size_of::<Keyed>();
 
 pub(super) fn slot(hand: u128, target: u32, slots: usize) -> usize {
