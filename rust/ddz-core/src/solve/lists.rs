@@ -50,8 +50,16 @@ impl Keyed {
 pub(super) struct Listed {
     /// The fewest plays that empty the hand now (where a pass goes).
     pub now: u8,
-    /// What to try before the list's order (see `Lists::learn`).
-    pub first: First,
+    /// What to try before the list's order (see `Lists::learn`), packed:
+    /// against an opponent's play or on a lead, and against a partner's.
+    first: [u16; 2],
+}
+
+impl Listed {
+    /// What to try first against a partner's play or not.
+    pub fn first(&self, partner: bool) -> First {
+        First::unpacked(self.first[partner as usize])
+    }
 }
 
 /// The action a search tries first at a position.
@@ -196,8 +204,7 @@ impl Lists {
 
     /// The plays of `hand` answering `target` (forbidden kinds left out),
     /// sorted by order key, into `out`; returns the fewest plays of `hand`
-    /// and what to try first (`partner`: the play to beat is a partner's).
-    #[allow(clippy::too_many_arguments)]
+    /// and what to try first.
     pub fn ordered(
         &mut self,
         engine: &Engine,
@@ -205,7 +212,6 @@ impl Lists {
         fewest: &mut Fewest,
         hand: Cards,
         target: Target,
-        partner: bool,
         out: &mut Vec<Keyed>,
     ) -> Listed {
         let (key, tkey) = (hand.key(), target.key());
@@ -216,7 +222,7 @@ impl Lists {
             out.extend_from_slice(&self.arena[start..start + s.len as usize]);
             return Listed {
                 now: s.now,
-                first: First::unpacked(s.first[partner as usize]),
+                first: s.first,
             };
         }
         collect(engine, forbid, &hand, target, &mut self.scratch);
@@ -229,7 +235,7 @@ impl Lists {
         self.store(key, tkey, now, out);
         Listed {
             now,
-            first: First::Listed,
+            first: [LISTED; 2],
         }
     }
 
@@ -313,8 +319,8 @@ mod tests {
                     Target::Lead,
                     engine.to_beat(&engine.moves(&engine.parse("3").unwrap(), None)[0]),
                 ] {
-                    let n = small.ordered(&engine, 0, &mut fewest, hand, target, false, &mut a);
-                    let m = large.ordered(&engine, 0, &mut fewest, hand, target, false, &mut b);
+                    let n = small.ordered(&engine, 0, &mut fewest, hand, target, &mut a);
+                    let m = large.ordered(&engine, 0, &mut fewest, hand, target, &mut b);
                     assert_eq!((n, &a), (m, &b), "{text} round {round}");
                     let mut want = Vec::new();
                     collect(&engine, 0, &hand, target, &mut want);
@@ -342,56 +348,42 @@ mod tests {
         let hand = engine.parse("3345567TT2").unwrap();
         let target = engine.to_beat(&engine.moves(&engine.parse("4").unwrap(), None)[0]);
         let (mut before, mut after) = (Vec::new(), Vec::new());
-        let mut ordered = |lists: &mut Lists, hand, partner, out: &mut Vec<Keyed>| {
-            lists.ordered(&engine, 0, &mut fewest, hand, target, partner, out)
+        let mut ordered = |lists: &mut Lists, hand, out: &mut Vec<Keyed>| {
+            lists.ordered(&engine, 0, &mut fewest, hand, target, out)
         };
-        let listed = ordered(&mut lists, hand, false, &mut before);
-        assert_eq!(listed.first, First::Listed);
+        let listed = ordered(&mut lists, hand, &mut before);
+        assert_eq!(listed.first(false), First::Listed);
         for won in [First::Play(3), First::Pass, First::Play(1)] {
             lists.learn(hand, target, false, won);
-            let again = ordered(&mut lists, hand, false, &mut after);
-            assert_eq!(
-                again,
-                Listed {
-                    now: listed.now,
-                    first: won
-                }
-            );
+            let again = ordered(&mut lists, hand, &mut after);
+            assert_eq!((again.now, again.first(false)), (listed.now, won));
             assert_eq!(before, after);
             // Against a partner's play nothing was learnt.
-            assert_eq!(
-                ordered(&mut lists, hand, true, &mut after).first,
-                First::Listed
-            );
+            assert_eq!(again.first(true), First::Listed);
         }
         lists.learn(hand, target, true, First::Pass);
-        assert_eq!(
-            ordered(&mut lists, hand, true, &mut after).first,
-            First::Pass
-        );
-        assert_eq!(
-            ordered(&mut lists, hand, false, &mut after).first,
-            First::Play(1)
-        );
+        let again = ordered(&mut lists, hand, &mut after);
+        assert_eq!(again.first(true), First::Pass);
+        assert_eq!(again.first(false), First::Play(1));
         // Another hand's list is not touched, and one never listed learns nothing.
         let other = engine.parse("3345567TT").unwrap();
         lists.learn(other, target, false, First::Pass);
         assert_eq!(
-            ordered(&mut lists, other, false, &mut after).first,
+            ordered(&mut lists, other, &mut after).first(false),
             First::Listed
         );
         // A cache with room for one list starts over when the next comes:
         // the first comes back in its own order, with nothing learnt.
         let mut small = Lists::new((before.len() + 1) * KEYED_BYTES * 4 / 3 + 4);
         assert_eq!(small.max_plays, before.len() + 1);
-        ordered(&mut small, hand, false, &mut after);
+        ordered(&mut small, hand, &mut after);
         small.learn(hand, target, false, First::Play(2));
         assert_eq!(
-            ordered(&mut small, hand, false, &mut after).first,
+            ordered(&mut small, hand, &mut after).first(false),
             First::Play(2)
         );
-        ordered(&mut small, other, false, &mut after);
-        let listed = ordered(&mut small, hand, false, &mut after);
-        assert_eq!((listed.first, &after), (First::Listed, &before));
+        ordered(&mut small, other, &mut after);
+        let listed = ordered(&mut small, hand, &mut after);
+        assert_eq!((listed.first(false), &after), (First::Listed, &before));
     }
 }

@@ -65,6 +65,15 @@ impl State {
         next
     }
 
+    /// The position after `action` of the mover's `list` (not `Listed`).
+    fn after(&self, list: &[Keyed], action: First) -> State {
+        match action {
+            First::Pass => self.pass(),
+            First::Play(i) => self.play(&list[i as usize].play()),
+            First::Listed => unreachable!("an action, not the list's order"),
+        }
+    }
+
     /// No seat of the other side can beat `p` (so the mover leads again).
     fn opponents_cannot_answer(&self, answers: &mut Answers, engine: &Engine, p: &Play) -> bool {
         (0..self.n).all(|s| {
@@ -576,7 +585,7 @@ impl<'e> Solver<'e> {
             return Some(v);
         }
         let mut list = std::mem::take(&mut self.pool[depth]);
-        let listed = self.ordered(hand, st.target, st.partner_owns(), &mut list);
+        let listed = self.ordered(hand, st.target, &mut list);
         // A play that empties the hand leaves 0 plays, so it sorts first.
         let result = if list.first().is_some_and(|k| left_of(k.key) == 0) {
             Some(true) // out in one play: not worth a table entry
@@ -602,20 +611,13 @@ impl<'e> Solver<'e> {
     /// The plays of `hand` answering `target`, ordered; returns the fewest
     /// plays that empty `hand` and what to try first.
     #[inline]
-    fn ordered(
-        &mut self,
-        hand: Cards,
-        target: Target,
-        partner: bool,
-        out: &mut Vec<Keyed>,
-    ) -> Listed {
+    fn ordered(&mut self, hand: Cards, target: Target, out: &mut Vec<Keyed>) -> Listed {
         self.lists.ordered(
             self.engine,
             self.forbid,
             &mut self.fewest,
             hand,
             target,
-            partner,
             out,
         )
     }
@@ -642,43 +644,26 @@ impl<'e> Solver<'e> {
             list.partition_point(|k| left_of(k.key) <= listed.now as u32)
         };
         // What won here after another action was tried first goes first.
-        let learning = st.learns();
+        let (learning, partner) = (st.learns(), st.partner_owns());
         let first = if learning {
-            listed.first
+            listed.first(partner)
         } else {
             First::Listed
         };
-        match first {
-            First::Listed => {}
-            First::Pass => {
-                debug_assert!(pass_at != usize::MAX, "a pass learnt on a lead");
-                if self.child_wins(st, &st.pass(), depth)? {
-                    return Some(true);
-                }
-            }
-            First::Play(i) => {
-                if self.child_wins(st, &st.play(&list[i as usize].play()), depth)? {
-                    return Some(true);
-                }
-            }
+        if first != First::Listed && self.child_wins(st, &st.after(list, first), depth)? {
+            return Some(true);
         }
         let mut tried = first != First::Listed;
         for i in 0..=list.len() {
-            if i == pass_at && first != First::Pass {
-                if self.child_wins(st, &st.pass(), depth)? {
-                    if tried && learning {
-                        self.lists
-                            .learn(hand, st.target, st.partner_owns(), First::Pass);
-                    }
-                    return Some(true);
+            let pass = (i == pass_at).then_some(First::Pass);
+            let play = (i < list.len()).then_some(First::Play(i as u16));
+            for action in [pass, play].into_iter().flatten() {
+                if action == first {
+                    continue;
                 }
-                tried = true;
-            }
-            if i < list.len() && first != First::Play(i as u16) {
-                if self.child_wins(st, &st.play(&list[i].play()), depth)? {
+                if self.child_wins(st, &st.after(list, action), depth)? {
                     if tried && learning {
-                        let won = First::Play(i as u16);
-                        self.lists.learn(hand, st.target, st.partner_owns(), won);
+                        self.lists.learn(hand, st.target, partner, action);
                     }
                     return Some(true);
                 }
@@ -706,7 +691,7 @@ impl<'e> Solver<'e> {
             self.spare.resize_with(level + 1, Vec::new);
         }
         let mut list = std::mem::take(&mut self.spare[level]);
-        self.ordered(rest, Target::Lead, false, &mut list);
+        self.ordered(rest, Target::Lead, &mut list);
         // Every play leaves at least `left - 1` plays: those that leave
         // exactly that many sort first.
         let mut found = false;
